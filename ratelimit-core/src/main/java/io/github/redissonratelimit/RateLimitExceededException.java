@@ -1,0 +1,72 @@
+package io.github.redissonratelimit;
+
+import java.time.Duration;
+
+import io.github.redissonratelimit.limiter.LimitSpec;
+
+/**
+ * A call found no free permit. {@link #getMessage()} is the annotation's {@code message};
+ * {@link #getRetryAfter()} tells when the permits can be free again.
+ */
+public class RateLimitExceededException extends RuntimeException {
+
+    private final String limitName;
+    private final String key;
+    private final String limiterName;
+    private final LimitSpec limit;
+    private final long permits;
+    private final Duration retryAfter;
+
+    public RateLimitExceededException(String message, String limitName, String key, String limiterName,
+            LimitSpec limit, long permits, Duration retryAfter) {
+        super(message);
+        this.limitName = limitName;
+        this.key = key;
+        this.limiterName = limiterName;
+        this.limit = limit;
+        this.permits = permits;
+        this.retryAfter = retryAfter;
+    }
+
+    /** The limit's declared name, or the method (or class) it belongs to. */
+    public String getLimitName() {
+        return limitName;
+    }
+
+    /** The logical key of the call, e.g. {@code order:submit:42}. */
+    public String getKey() {
+        return key;
+    }
+
+    /** The RRateLimiter name in Redis, e.g. {@code rate_limit:{order:submit:42}}. */
+    public String getLimiterName() {
+        return limiterName;
+    }
+
+    /** Rate, interval and mode of the limit. */
+    public LimitSpec getLimit() {
+        return limit;
+    }
+
+    /** Permits the call asked for. */
+    public long getPermits() {
+        return permits;
+    }
+
+    /** Time until the permits can be free, in milliseconds precision. */
+    public Duration getRetryAfter() {
+        return retryAfter;
+    }
+
+    /** {@link #getRetryAfter()} rounded up to whole seconds, at least 1: the HTTP {@code Retry-After} value. */
+    public long getRetryAfterSeconds() {
+        long millis = retryAfter.toMillis();
+        return Math.max(1, (millis + 999) / 1000);
+    }
+
+    /** For logs: the message plus key, limit and wait. */
+    public String describe() {
+        return getMessage() + " [limit " + limitName + ", key " + key + ", " + limit + ", retry after "
+                + retryAfter.toMillis() + "ms]";
+    }
+}

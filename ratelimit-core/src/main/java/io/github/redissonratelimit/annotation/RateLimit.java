@@ -1,0 +1,70 @@
+package io.github.redissonratelimit.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Limits how often the annotated method (or every public method of the annotated class) may be
+ * called, across every instance of the application, with a Redisson {@code RRateLimiter}.
+ *
+ * <p>A call that finds no permit throws
+ * {@link io.github.redissonratelimit.RateLimitExceededException}; in a Spring MVC application the
+ * starter turns it into HTTP 429 with {@code Retry-After}.
+ *
+ * <p>May be used as a meta-annotation: {@code @RateLimit(rate = 5, interval = 60) @interface OrderLimit {}}.
+ *
+ * <pre class="code">
+ * &#64;RateLimit(key = "'order:submit:' + #userId", rate = 5, interval = 60)
+ * public Order submit(String userId, OrderRequest request) { ... }
+ * </pre>
+ */
+@Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface RateLimit {
+
+    /**
+     * The limit's name. With an empty {@link #key()} it identifies the limiter in Redis, so
+     * methods that carry the same name share one limit; it is also the name shown in errors and logs.
+     * Empty: the method (or, for a class-level annotation, the class) identifies the limit.
+     */
+    String name() default "";
+
+    /**
+     * SpEL expression for the limited subject, evaluated per call: method arguments by name
+     * ({@code #userId}, needs {@code -parameters}) or by index ({@code #p0}, {@code #a0}),
+     * {@code @beanName} references, and the root object's {@code method}, {@code methodName},
+     * {@code args}, {@code target} and {@code targetClass}. Each distinct value gets its own limit.
+     * Empty: one limit for the method (or {@link #name()}).
+     */
+    String key() default "";
+
+    /** Permits granted per {@link #interval()}; must be greater than zero. */
+    long rate() default 0;
+
+    /** Length of the window in {@link #unit()}; ignored when {@link #window()} is set. */
+    long interval() default 1;
+
+    /** Unit of {@link #interval()}. */
+    TimeUnit unit() default TimeUnit.SECONDS;
+
+    /**
+     * The window as a duration string instead of {@link #interval()} + {@link #unit()}: ISO-8601
+     * ({@code PT1M}) or a number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}
+     * ({@code 500ms}, {@code 60s}, {@code 1m}).
+     */
+    String window() default "";
+
+    /** Whether all instances share one bucket or each Redisson client has its own. */
+    RateLimitMode mode() default RateLimitMode.OVERALL;
+
+    /** Permits one call takes; at most {@link #rate()}. */
+    long permits() default 1;
+
+    /** Message of the exception, and {@code detail} of the HTTP 429 problem response. */
+    String message() default "Too many requests";
+}

@@ -1,0 +1,41 @@
+package io.github.redissonratelimit.test.redis;
+
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/** Where the tests' Redis answers, and how it was obtained. */
+public record RedisEndpoint(String host, int port, String origin) {
+
+    public String address() {
+        return "redis://" + host + ":" + port;
+    }
+
+    public RespClient cli() {
+        return new RespClient(host, port);
+    }
+
+    /** A fresh single-server Redisson client; the caller shuts it down. */
+    public RedissonClient newRedissonClient() {
+        Config config = new Config();
+        config.useSingleServer()
+                .setAddress(address())
+                .setConnectionMinimumIdleSize(2)
+                .setConnectionPoolSize(16)
+                .setTimeout(3_000)
+                .setRetryAttempts(1);
+        return Redisson.create(config);
+    }
+
+    public void flushAll() {
+        try (RespClient client = cli()) {
+            client.command("FLUSHALL");
+        }
+    }
+
+    public CommandStats commandStats() {
+        try (RespClient client = cli()) {
+            return CommandStats.read(client);
+        }
+    }
+}

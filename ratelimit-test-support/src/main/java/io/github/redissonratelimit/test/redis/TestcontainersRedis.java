@@ -1,0 +1,48 @@
+package io.github.redissonratelimit.test.redis;
+
+/**
+ * Starts {@code redis:7} with Testcontainers when both the library and a Docker engine are there.
+ * Testcontainers is an optional dependency: every reference to it stays behind these checks.
+ */
+final class TestcontainersRedis {
+
+    private TestcontainersRedis() {
+    }
+
+    static RedisEndpoint tryStart() {
+        if (Boolean.getBoolean("ratelimit.tests.no-docker") || !onClasspath()) {
+            return null;
+        }
+        try {
+            return Started.start();
+        }
+        catch (Throwable unavailable) {
+            // no Docker engine (or no image): the caller falls back to a local redis-server
+            return null;
+        }
+    }
+
+    private static boolean onClasspath() {
+        try {
+            Class.forName("org.testcontainers.DockerClientFactory", false, TestcontainersRedis.class.getClassLoader());
+            return true;
+        }
+        catch (ClassNotFoundException ex) {
+            return false;
+        }
+    }
+
+    private static final class Started {
+
+        static RedisEndpoint start() {
+            if (!org.testcontainers.DockerClientFactory.instance().isDockerAvailable()) {
+                return null;
+            }
+            @SuppressWarnings("resource")
+            org.testcontainers.containers.GenericContainer<?> redis =
+                    new org.testcontainers.containers.GenericContainer<>("redis:7").withExposedPorts(6379);
+            redis.start();
+            return new RedisEndpoint(redis.getHost(), redis.getMappedPort(6379), "Testcontainers redis:7");
+        }
+    }
+}
