@@ -34,6 +34,11 @@ public final class CommandStats {
         return calls.getOrDefault(command.toLowerCase(), 0L);
     }
 
+    /** The commands that were called at least once. */
+    public java.util.Set<String> commands() {
+        return java.util.Set.copyOf(calls.keySet());
+    }
+
     /** Every command but the ones a test or the client's housekeeping sends. */
     public long totalExcept(String... ignored) {
         long total = calls.values().stream().mapToLong(Long::longValue).sum();
