@@ -1,0 +1,81 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+
+import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.operation.RateLimitOperationSource;
+
+/**
+ * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
+ * exists and {@code ratelimit.enabled} is not {@code false}.
+ */
+@AutoConfiguration(afterName = {
+        "org.redisson.spring.starter.RedissonAutoConfigurationV2",
+        "org.redisson.spring.starter.RedissonAutoConfigurationV4" })
+@ConditionalOnClass(RedissonClient.class)
+@ConditionalOnBean(RedissonClient.class)
+@ConditionalOnProperty(prefix = "ratelimit", name = "enabled", havingValue = "true", matchIfMissing = true)
+@EnableConfigurationProperties(RateLimitProperties.class)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+public final class RateLimitAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    KeyExpressionParser rateLimitKeyExpressionParser(BeanFactory beanFactory) {
+        return new KeyExpressionParser(beanFactory);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    RateLimitOperationSource rateLimitOperationSource(KeyExpressionParser rateLimitKeyExpressionParser) {
+        return new AnnotationRateLimitOperationSource(rateLimitKeyExpressionParser);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    LimiterNaming rateLimitNaming(RateLimitProperties properties) {
+        return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
+        return new RedissonRateLimitBackend(redissonClient, properties.getKnownLimiters());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend) {
+        return new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming, rateLimitBackend);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    RateLimitAdvisor rateLimitAdvisor(RateLimitOperationSource rateLimitOperationSource,
+            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, RateLimitProperties properties) {
+        RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
+        advisor.setOrder(properties.getOrder());
+        return advisor;
+    }
+}

@@ -1,0 +1,165 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+@ExtendWith(RealRedisExtension.class)
+class RateLimitAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class));
+
+    private RedisEndpoint redis;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RedissonConfig {
+        @Bean(destroyMethod = "shutdown")
+        RedissonClient redissonClient(RedisEndpoint redis) {
+            return redis.newRedissonClient();
+        }
+
+        @Bean
+        Greeter greeter() {
+            return new Greeter();
+        }
+    }
+
+    public static class Greeter {
+        @RateLimit(key = "'greet:' + #name", rate = 2, interval = 60)
+        public String greet(String name) {
+            return "hello " + name;
+        }
+    }
+
+    private ApplicationContextRunner withRedis() {
+        return runner.withBean(RedisEndpoint.class, () -> redis).withUserConfiguration(RedissonConfig.class);
+    }
+
+    @Test
+    void limitsAnnotatedBeansWhenARedissonClientExists() {
+        withRedis().run(context -> {
+            assertThat(context).hasSingleBean(RateLimitInterceptor.class).hasSingleBean(RateLimitAdvisor.class);
+            Greeter greeter = context.getBean(Greeter.class);
+            assertThat(AopUtils.isAopProxy(greeter)).isTrue();
+            greeter.greet("ann");
+            greeter.greet("ann");
+            assertThatThrownBy(() -> greeter.greet("ann")).isInstanceOf(RateLimitExceededException.class);
+            assertThat(greeter.greet("ben")).isEqualTo("hello ben");
+        });
+    }
+
+    @Test
+    void backsOffWithoutARedissonClientBean() {
+        runner.withBean(Greeter.class).run(context -> {
+            assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitInterceptor.class)
+                    .doesNotHaveBean(RateLimitAdvisor.class);
+            assertThat(AopUtils.isAopProxy(context.getBean(Greeter.class))).isFalse();
+        });
+    }
+
+    @Test
+    void backsOffWithoutRedissonOnTheClasspath() {
+        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class)).run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitInterceptor.class));
+    }
+
+    @Test
+    void backsOffWhenDisabled() {
+        withRedis().withPropertyValues("ratelimit.enabled=false").run(context -> {
+            assertThat(context).doesNotHaveBean(RateLimitInterceptor.class).doesNotHaveBean(RateLimitAdvisor.class);
+            Greeter greeter = context.getBean(Greeter.class);
+            for (int i = 0; i < 5; i++) {
+                greeter.greet("ann");
+            }
+        });
+    }
+
+    @Test
+    void usesTheConfiguredKeyPrefix() {
+        withRedis().withPropertyValues("ratelimit.key-prefix=shop:rl:").run(context -> {
+            context.getBean(Greeter.class).greet("cleo");
+            try (RespClient cli = redis.cli()) {
+                assertThat(cli.number("EXISTS", "shop:rl:{greet:cleo}")).isEqualTo(1);
+            }
+        });
+    }
+
+    @Test
+    void everyBeanBacksOffForAUserBean() {
+        RateLimitBackend alwaysAllow = (name, spec, permits) -> Decision.allow();
+        LimiterNaming naming = new LimiterNaming("custom:", 100);
+        withRedis().withBean(RateLimitBackend.class, () -> alwaysAllow)
+                .withBean(LimiterNaming.class, () -> naming)
+                .run(context -> {
+                    assertThat(context.getBean(RateLimitBackend.class)).isSameAs(alwaysAllow);
+                    assertThat(context.getBean(LimiterNaming.class)).isSameAs(naming);
+                    Greeter greeter = context.getBean(Greeter.class);
+                    for (int i = 0; i < 5; i++) {
+                        greeter.greet("dan");
+                    }
+                });
+    }
+
+    @Test
+    void bindsProperties() {
+        withRedis().withPropertyValues("ratelimit.max-key-length=64", "ratelimit.order=42",
+                "ratelimit.known-limiters=10").run(context -> {
+                    RateLimitProperties properties = context.getBean(RateLimitProperties.class);
+                    assertThat(properties.getMaxKeyLength()).isEqualTo(64);
+                    assertThat(context.getBean(RateLimitAdvisor.class).getOrder()).isEqualTo(42);
+                    assertThat(properties.getKnownLimiters()).isEqualTo(10);
+                });
+    }
+
+    @Test
+    void badPropertiesFailStartupNamingTheProperty() {
+        withRedis().withPropertyValues("ratelimit.key-prefix=app:{x}:").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ratelimit.key-prefix must not contain '{' or '}'"));
+        withRedis().withPropertyValues("ratelimit.max-key-length=10").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ratelimit.max-key-length must be at least 51"));
+    }
+
+    @Test
+    void retryAfterComesFromRedis() {
+        withRedis().run(context -> {
+            Greeter greeter = context.getBean(Greeter.class);
+            greeter.greet("eve");
+            greeter.greet("eve");
+            assertThatThrownBy(() -> greeter.greet("eve")).isInstanceOfSatisfying(RateLimitExceededException.class,
+                    ex -> assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(58), Duration.ofSeconds(60)));
+        });
+    }
+}
