@@ -29,8 +29,10 @@ public @interface RateLimit {
 
     /**
      * The limit's name. With an empty {@link #key()} it identifies the limiter in Redis, so
-     * methods that carry the same name share one limit; it is also the name shown in errors and logs.
-     * Empty: the method (or, for a class-level annotation, the class) identifies the limit.
+     * methods that carry the same name share one limit; it is also the name shown in errors and logs,
+     * and the name of its policy in properties: {@code ratelimit.policies.<name>.rate} etc. override
+     * the values declared here. Empty: the method (or, for a class-level annotation, the class)
+     * identifies the limit.
      */
     String name() default "";
 
@@ -43,11 +45,17 @@ public @interface RateLimit {
      */
     String key() default "";
 
-    /** Permits granted per {@link #interval()}; must be greater than zero. */
+    /**
+     * Permits granted per window; must end up greater than zero. 0: taken from the named policy
+     * or {@code ratelimit.defaults.rate}.
+     */
     long rate() default 0;
 
-    /** Length of the window in {@link #unit()}; ignored when {@link #window()} is set. */
-    long interval() default 1;
+    /**
+     * Length of the window in {@link #unit()}. 0 (and no {@link #window()}): taken from the named policy
+     * or {@code ratelimit.defaults.interval}, else 1 second.
+     */
+    long interval() default 0;
 
     /** Unit of {@link #interval()}. */
     TimeUnit unit() default TimeUnit.SECONDS;
@@ -59,11 +67,17 @@ public @interface RateLimit {
      */
     String window() default "";
 
-    /** Whether all instances share one bucket or each Redisson client has its own. */
+    /**
+     * Whether all instances share one bucket or each Redisson client has its own. Left at the default,
+     * {@code ratelimit.defaults.mode} applies when set.
+     */
     RateLimitMode mode() default RateLimitMode.OVERALL;
 
-    /** Permits one call takes; at most {@link #rate()}. */
-    long permits() default 1;
+    /**
+     * Permits one call takes; at most the rate. 0: taken from the named policy or
+     * {@code ratelimit.defaults.permits}, else 1.
+     */
+    long permits() default 0;
 
     /** Message of the exception, and {@code detail} of the HTTP 429 problem response. */
     String message() default "Too many requests";

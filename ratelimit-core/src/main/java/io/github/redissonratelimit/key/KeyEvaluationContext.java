@@ -38,7 +38,7 @@ final class KeyEvaluationContext extends StandardEvaluationContext {
     }
 
     /** {@code p3} or {@code a3} gives 3; anything else -1. */
-    private static int indexVariable(String name) {
+    static int indexVariable(String name) {
         if (name.length() < 2 || (name.charAt(0) != 'p' && name.charAt(0) != 'a')) {
             return -1;
         }

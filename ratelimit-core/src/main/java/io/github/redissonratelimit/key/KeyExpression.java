@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.key;
 
 import java.lang.reflect.Method;
+import java.util.List;
 
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
@@ -14,15 +15,26 @@ public final class KeyExpression {
     private final String methodDescription;
     private final String[] parameterNames;
     private final BeanResolver beanResolver;
+    private final List<String> unknownVariables;
 
     KeyExpression(String source, Expression expression, Method method, String methodDescription,
-            String[] parameterNames, BeanResolver beanResolver) {
+            String[] parameterNames, BeanResolver beanResolver, List<String> unknownVariables) {
         this.source = source;
         this.expression = expression;
         this.method = method;
         this.methodDescription = methodDescription;
         this.parameterNames = parameterNames;
         this.beanResolver = beanResolver;
+        this.unknownVariables = unknownVariables;
+    }
+
+    /**
+     * Variables the expression reads that are neither a parameter name, {@code p<n>}/{@code a<n>} within
+     * the parameter count, {@code #root} nor {@code #this}: they would always be null. Empty when the
+     * parameter names are not known and only index variables are used correctly.
+     */
+    public List<String> unknownVariables() {
+        return unknownVariables;
     }
 
     public String source() {

@@ -3,24 +3,34 @@ package io.github.redissonratelimit.limiter;
 import java.time.Duration;
 import java.util.List;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.redisson.api.RMap;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RScript;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
+import org.redisson.api.ratelimiter.RateLimiterArgs;
 import org.redisson.client.codec.LongCodec;
+import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 
 /**
  * A {@link RateLimitBackend} on Redisson's {@link RRateLimiter}.
  *
- * <p>Steady state costs one Redis round trip per allowed decision: the limiter's config is written
- * ({@code trySetRate}) only the first time this JVM sees a limiter name, and again when Redis
- * reports the limiter as not initialized (its keys expired or were deleted). A rejection costs one
- * more read, to learn when the permits come back.
+ * <p>Steady state costs one Redis round trip per allowed decision. The first time this JVM sees a
+ * limiter name it writes the config if absent ({@code trySetRate}, with the key TTL as keep-alive);
+ * when a config was already there it reads it once and, if it differs from the declared one, applies
+ * the {@link ConfigChangePolicy}. The same happens again when Redis reports the limiter as not
+ * initialized (its keys expired or were deleted). A rejection costs one more read, to learn when the
+ * permits come back.
  */
 public final class RedissonRateLimitBackend implements RateLimitBackend {
 
@@ -46,20 +56,21 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             return tonumber(ARGV[3])
             """;
 
+    private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
+
     private final RedissonClient redisson;
+    private final BackendOptions options;
     private final Cache<String, Boolean> initialized;
+    private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
 
     public RedissonRateLimitBackend(RedissonClient redisson) {
-        this(redisson, 100_000);
+        this(redisson, BackendOptions.DEFAULTS);
     }
 
-    /**
-     * @param knownLimiters how many limiter names this JVM remembers as initialized; past it, the
-     * least recently used are forgotten and re-checked (one extra write) on their next use
-     */
-    public RedissonRateLimitBackend(RedissonClient redisson, long knownLimiters) {
+    public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options) {
         this.redisson = redisson;
-        this.initialized = Caffeine.newBuilder().maximumSize(knownLimiters).build();
+        this.options = options;
+        this.initialized = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
     }
 
     @Override
@@ -83,8 +94,63 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     private void initialize(String limiterName, RRateLimiter limiter, LimitSpec spec) {
-        limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval());
+        Duration keepAlive = options.keepAlive(spec.interval());
+        if (!limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive)) {
+            reconcile(limiterName, limiter, spec, keepAlive);
+        }
         initialized.put(limiterName, Boolean.TRUE);
+    }
+
+    /** The limiter existed: make its stored config match the declared one as the policy says. */
+    private void reconcile(String limiterName, RRateLimiter limiter, LimitSpec spec, Duration keepAlive) {
+        RMap<String, String> hash = redisson.getMap(limiterName, StringCodec.INSTANCE);
+        StoredConfig stored = StoredConfig.parse(hash.readAllMap());
+        StoredConfig declared = new StoredConfig(spec.rate(), spec.interval().toMillis(), rateType(spec.mode()),
+                keepAlive.toMillis());
+        if (stored == null) {
+            limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive);
+            return;
+        }
+        if (stored.equals(declared)) {
+            return;
+        }
+        RateLimiterArgs args = RateLimiterArgs.of(declared.type(), spec.rate(), spec.interval()).keepAliveTime(keepAlive);
+        ConfigChangePolicy policy = options.onConfigChange();
+        switch (policy) {
+            case UPDATE -> {
+                if (!limiter.updateRate(args.keepState(true))) {
+                    limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive);
+                }
+            }
+            case RESET -> limiter.setRate(args);
+            case KEEP -> {
+                // trySetRate semantics: what Redis has wins
+            }
+        }
+        report(limiterName, stored, declared, policy);
+    }
+
+    /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */
+    private void report(String limiterName, StoredConfig stored, StoredConfig declared, ConfigChangePolicy policy) {
+        String message = switch (policy) {
+            case UPDATE -> "Updated rate limiter '" + limiterName + "' from [" + stored + "] to [" + declared
+                    + "], keeping the grants of the current window (ratelimit.on-config-change=update)";
+            case RESET -> "Reset rate limiter '" + limiterName + "' from [" + stored + "] to [" + declared
+                    + "] with a full bucket (ratelimit.on-config-change=reset)";
+            case KEEP -> "Rate limiter '" + limiterName + "' keeps its stored config [" + stored
+                    + "] although [" + declared + "] is declared (ratelimit.on-config-change=keep); set "
+                    + "ratelimit.on-config-change=update or reset to apply the declared one";
+        };
+        boolean first = reportedChanges.size() < 1_000 && reportedChanges.add(stored + "->" + declared);
+        if (first && policy == ConfigChangePolicy.KEEP) {
+            logger.warn(message + " (further limiters with the same change are logged at DEBUG)");
+        }
+        else if (first) {
+            logger.info(message + " (further limiters with the same change are logged at DEBUG)");
+        }
+        else if (logger.isDebugEnabled()) {
+            logger.debug(message);
+        }
     }
 
     private Duration retryAfter(String limiterName, LimitSpec spec, long permits) {

@@ -17,15 +17,34 @@ public final class RateLimitOperation {
     private final LimitSpec spec;
     private final long permits;
     private final String message;
+    private final String policyName;
+    private final String source;
 
     public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
             String message) {
+        this(method, name, key, spec, permits, message, null, "annotation");
+    }
+
+    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
+            String message, String policyName, String source) {
         this.method = Objects.requireNonNull(method, "method");
         this.name = Objects.requireNonNull(name, "name");
         this.key = key;
         this.spec = Objects.requireNonNull(spec, "spec");
         this.permits = permits;
         this.message = Objects.requireNonNull(message, "message");
+        this.policyName = policyName;
+        this.source = Objects.requireNonNull(source, "source");
+    }
+
+    /** The declared {@code name}, under which a policy may be configured; {@code null} when none was declared. */
+    public String policyName() {
+        return policyName;
+    }
+
+    /** Where the values came from: {@code annotation}, {@code policy}, {@code defaults}, joined by {@code +}. */
+    public String source() {
+        return source;
     }
 
     /** The annotated method, e.g. {@code com.example.OrderController.submit(String)}. */

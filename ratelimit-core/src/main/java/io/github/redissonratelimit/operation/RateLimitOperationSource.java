@@ -2,6 +2,7 @@ package io.github.redissonratelimit.operation;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Set;
 
 /** Which rate limits apply to a method; answers from a cache after the first call per method. */
 public interface RateLimitOperationSource {
@@ -12,6 +13,11 @@ public interface RateLimitOperationSource {
      * @throws InvalidRateLimitException when an annotation on the method is not valid
      */
     List<RateLimitOperation> getOperations(Method method, Class<?> targetClass);
+
+    /** The {@code name}s declared by the annotations seen so far (policies may be configured under them). */
+    default Set<String> declaredNames() {
+        return Set.of();
+    }
 
     /** A quick pre-check: false when no method of the class can carry a limit. */
     default boolean isCandidateClass(Class<?> targetClass) {

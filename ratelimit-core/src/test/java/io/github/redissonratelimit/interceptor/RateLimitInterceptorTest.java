@@ -182,7 +182,10 @@ class RateLimitInterceptorTest {
 
     @Test
     void invalidDeclarationsFailAtStartupNamingMethodAndAttribute() {
-        assertStartupFails(ZeroRate.class, "ZeroRate.call()", "rate must be greater than 0");
+        assertStartupFails(ZeroRate.class, "ZeroRate.call()", "rate is not set");
+        assertStartupFails(NegativeRate.class, "NegativeRate.call()", "rate must be greater than 0 but was -1");
+        assertStartupFails(UnknownParameter.class, "UnknownParameter.call(String)",
+                "refers to #usrId, which the method does not have");
         assertStartupFails(PermitsAboveRate.class, "PermitsAboveRate.call()", "permits (5) exceeds rate (2)");
         assertStartupFails(BadSpel.class, "BadSpel.call(String)", "key \"'unclosed + #id\" is not valid SpEL");
         assertStartupFails(BadWindow.class, "BadWindow.call()", "window 'soon' is not a duration");
@@ -301,6 +304,18 @@ class RateLimitInterceptorTest {
     public static class ZeroRate {
         @RateLimit(rate = 0)
         public void call() {
+        }
+    }
+
+    public static class NegativeRate {
+        @RateLimit(rate = -1)
+        public void call() {
+        }
+    }
+
+    public static class UnknownParameter {
+        @RateLimit(key = "'user:' + #usrId", rate = 2)
+        public void call(String userId) {
         }
     }
 

@@ -17,10 +17,13 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.operation.RateLimitPolicies;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
@@ -46,8 +49,23 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    RateLimitOperationSource rateLimitOperationSource(KeyExpressionParser rateLimitKeyExpressionParser) {
-        return new AnnotationRateLimitOperationSource(rateLimitKeyExpressionParser);
+    RateLimitPolicies rateLimitPolicies(RateLimitProperties properties) {
+        return new PropertiesRateLimitPolicies(properties);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    RateLimitOperationSource rateLimitOperationSource(KeyExpressionParser rateLimitKeyExpressionParser,
+            RateLimitPolicies rateLimitPolicies) {
+        return new AnnotationRateLimitOperationSource(rateLimitKeyExpressionParser, rateLimitPolicies);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitDeclarationValidator rateLimitDeclarationValidator(RateLimitOperationSource rateLimitOperationSource,
+            RateLimitPolicies rateLimitPolicies) {
+        return new RateLimitDeclarationValidator(rateLimitOperationSource, rateLimitPolicies);
     }
 
     @Bean
@@ -59,7 +77,8 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
-        return new RedissonRateLimitBackend(redissonClient, properties.getKnownLimiters());
+        return new RedissonRateLimitBackend(redissonClient, new BackendOptions(properties.getKnownLimiters(),
+                properties.getKeyTtl(), properties.getOnConfigChange()));
     }
 
     @Bean

@@ -1,14 +1,23 @@
 package io.github.redissonratelimit.autoconfigure;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
 /**
- * Configuration of {@code @RateLimit}.
+ * Configuration of {@code @RateLimit}. Validates itself when bound: a wrong value fails startup with a
+ * message that names the property.
  */
 @ConfigurationProperties("ratelimit")
-public class RateLimitProperties {
+public class RateLimitProperties implements Validator {
 
     /**
      * Whether methods annotated with @RateLimit are limited. When false, no rate limiting bean is created
@@ -39,6 +48,35 @@ public class RateLimitProperties {
      * @Cacheable (lowest precedence by default), so a rejected call opens no transaction.
      */
     private int order = 0;
+
+    /**
+     * Limits by name: the values under ratelimit.policies.<name> override those of @RateLimit(name = "<name>").
+     */
+    private final Map<String, Policy> policies = new LinkedHashMap<>();
+
+    /**
+     * Values for every limit that neither its policy nor its annotation sets.
+     */
+    private final Defaults defaults = new Defaults();
+
+    /**
+     * Whether every @RateLimit that declares a name must have a policy under ratelimit.policies.<name>; a missing
+     * one fails startup.
+     */
+    private boolean requirePolicies = false;
+
+    /**
+     * What to do when a limiter in Redis has another rate, interval, mode or key TTL than declared: 'update'
+     * applies the new config and keeps the current window's grants, 'reset' applies it with a full bucket,
+     * 'keep' leaves Redis as it is and logs a warning. Checked once per limiter and instance.
+     */
+    private ConfigChangePolicy onConfigChange = ConfigChangePolicy.UPDATE;
+
+    /**
+     * How long a limiter's keys stay in Redis after its last use (RRateLimiter keep-alive), so keys of callers
+     * that stopped calling disappear. Never shorter than the limit's interval; 0 keeps keys forever.
+     */
+    private Duration keyTtl = Duration.ofHours(1);
 
     public boolean isEnabled() {
         return enabled;
@@ -89,5 +127,146 @@ public class RateLimitProperties {
 
     public void setOrder(int order) {
         this.order = order;
+    }
+
+    public Map<String, Policy> getPolicies() {
+        return policies;
+    }
+
+    public Defaults getDefaults() {
+        return defaults;
+    }
+
+    public boolean isRequirePolicies() {
+        return requirePolicies;
+    }
+
+    public void setRequirePolicies(boolean requirePolicies) {
+        this.requirePolicies = requirePolicies;
+    }
+
+    public ConfigChangePolicy getOnConfigChange() {
+        return onConfigChange;
+    }
+
+    public void setOnConfigChange(ConfigChangePolicy onConfigChange) {
+        this.onConfigChange = onConfigChange;
+    }
+
+    public Duration getKeyTtl() {
+        return keyTtl;
+    }
+
+    public void setKeyTtl(Duration keyTtl) {
+        this.keyTtl = keyTtl;
+    }
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return RateLimitProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        RateLimitProperties properties = (RateLimitProperties) target;
+        if (properties.keyTtl == null || properties.keyTtl.isNegative()) {
+            errors.reject("ratelimit.key-ttl", "ratelimit.key-ttl must be 0 (no expiry) or positive but was "
+                    + properties.keyTtl);
+        }
+        properties.defaults.validate("ratelimit.defaults.", errors);
+        properties.policies.forEach((name, policy) -> policy.validate("ratelimit.policies." + name + ".", errors));
+    }
+
+    /** Values that can be set per policy and as defaults. */
+    public static class LimitValues {
+
+        /**
+         * Permits granted per interval.
+         */
+        private Long rate;
+
+        /**
+         * Length of the window, e.g. 1s, 60s, 1m, 500ms.
+         */
+        private Duration interval;
+
+        /**
+         * 'overall': one bucket for all instances; 'per-client': one per Redisson client (application instance).
+         */
+        private RateLimitMode mode;
+
+        /**
+         * Permits one call takes.
+         */
+        private Long permits;
+
+        public Long getRate() {
+            return rate;
+        }
+
+        public void setRate(Long rate) {
+            this.rate = rate;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public RateLimitMode getMode() {
+            return mode;
+        }
+
+        public void setMode(RateLimitMode mode) {
+            this.mode = mode;
+        }
+
+        public Long getPermits() {
+            return permits;
+        }
+
+        public void setPermits(Long permits) {
+            this.permits = permits;
+        }
+
+        void validate(String prefix, Errors errors) {
+            if (rate != null && rate <= 0) {
+                errors.reject(prefix + "rate", prefix + "rate must be greater than 0 but was " + rate);
+            }
+            if (interval != null && interval.toMillis() <= 0) {
+                errors.reject(prefix + "interval", prefix + "interval must be at least 1ms but was " + interval);
+            }
+            if (permits != null && permits <= 0) {
+                errors.reject(prefix + "permits", prefix + "permits must be greater than 0 but was " + permits);
+            }
+            if (permits != null && rate != null && permits > rate) {
+                errors.reject(prefix + "permits", prefix + "permits (" + permits + ") must not exceed " + prefix
+                        + "rate (" + rate + ")");
+            }
+        }
+    }
+
+    /** Values for what neither a policy nor an annotation sets. */
+    public static class Defaults extends LimitValues {
+    }
+
+    /** One named limit. */
+    public static class Policy extends LimitValues {
+
+        /**
+         * Whether the limit applies; false lets the annotated methods run unlimited.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 }

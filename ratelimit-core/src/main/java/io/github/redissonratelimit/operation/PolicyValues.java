@@ -1,0 +1,20 @@
+package io.github.redissonratelimit.operation;
+
+import java.time.Duration;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+
+/**
+ * Values configured outside the annotation (e.g. in application.yml) for one named limit, or as
+ * defaults for all limits. A {@code null} component is not configured.
+ *
+ * @param enabled {@code false} switches the limit off: the method runs unlimited
+ */
+public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled) {
+
+    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null);
+
+    public boolean isDisabled() {
+        return Boolean.FALSE.equals(enabled);
+    }
+}

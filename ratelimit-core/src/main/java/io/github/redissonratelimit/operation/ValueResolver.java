@@ -1,0 +1,44 @@
+package io.github.redissonratelimit.operation;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.function.Function;
+
+/** Picks each value of one limit from policy, annotation, defaults or built-in default, remembering where from. */
+final class ValueResolver {
+
+    private final String name;
+    private final PolicyValues policy;
+    private final RateLimitPolicies policies;
+    private final Set<String> sources = new LinkedHashSet<>();
+
+    ValueResolver(String name, PolicyValues policy, RateLimitPolicies policies) {
+        this.name = name;
+        this.policy = policy;
+        this.policies = policies;
+    }
+
+    /** @return the value, or {@code null} when nothing sets it and there is no built-in default */
+    <T> Sourced<T> resolve(String attribute, Function<PolicyValues, T> property, T declared, T builtIn) {
+        T fromPolicy = policy == null ? null : property.apply(policy);
+        if (fromPolicy != null) {
+            sources.add("policy");
+            return new Sourced<>(fromPolicy, policies.describePolicyValue(name, attribute));
+        }
+        if (declared != null) {
+            sources.add("annotation");
+            return new Sourced<>(declared, attribute);
+        }
+        T fromDefaults = property.apply(policies.defaults());
+        if (fromDefaults != null) {
+            sources.add("defaults");
+            return new Sourced<>(fromDefaults, policies.describeDefault(attribute));
+        }
+        return builtIn == null ? null : new Sourced<>(builtIn, attribute);
+    }
+
+    /** Where the values came from: {@code annotation}, {@code policy}, {@code defaults}, joined by {@code +}. */
+    String source() {
+        return sources.isEmpty() ? "annotation" : String.join("+", sources);
+    }
+}

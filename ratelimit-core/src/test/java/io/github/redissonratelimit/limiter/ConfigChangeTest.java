@@ -1,0 +1,155 @@
+package io.github.redissonratelimit.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.slf4j.LoggerFactory;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+/**
+ * A limit changed between two deployments: the first backend stands for the old application instance,
+ * the second for a new one that declares another config for the same key.
+ */
+@ExtendWith(RealRedisExtension.class)
+class ConfigChangeTest {
+
+    private static final LimitSpec FIVE = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+    private static final LimitSpec TEN = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+
+    private final String name = new LimiterNaming().limiterName("order:submit:42");
+    private final List<RedissonClient> clients = new ArrayList<>();
+    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
+    private RedisEndpoint redis;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+        log.start();
+        ((Logger) LoggerFactory.getLogger(RedissonRateLimitBackend.class)).addAppender(log);
+    }
+
+    @AfterEach
+    void tearDown() {
+        ((Logger) LoggerFactory.getLogger(RedissonRateLimitBackend.class)).detachAppender(log);
+        clients.forEach(RedissonClient::shutdown);
+    }
+
+    private RedissonRateLimitBackend backend(ConfigChangePolicy policy, Duration keyTtl) {
+        RedissonClient client = redis.newRedissonClient();
+        clients.add(client);
+        return new RedissonRateLimitBackend(client, new BackendOptions(1_000, keyTtl, policy));
+    }
+
+    private static long allowed(RateLimitBackend backend, String name, LimitSpec spec, int calls) {
+        return IntStream.range(0, calls).filter(i -> backend.tryAcquire(name, spec, 1).allowed()).count();
+    }
+
+    private String stored(String field) {
+        try (RespClient cli = redis.cli()) {
+            return cli.string("HGET", name, field);
+        }
+    }
+
+    private void oldDeploymentUsesThree() {
+        assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, FIVE, 3)).isEqualTo(3);
+    }
+
+    @Test
+    void updateAppliesTheNewRateAndKeepsTheGrantsOfTheWindow() {
+        oldDeploymentUsesThree();
+
+        long allowed = allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, TEN, 12);
+
+        assertThat(allowed).isEqualTo(7);
+        assertThat(stored("rate")).isEqualTo("10");
+        assertThat(log.list).anySatisfy(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.INFO);
+            assertThat(event.getFormattedMessage()).contains("Updated rate limiter 'rate_limit:{order:submit:42}'",
+                    "rate=5", "rate=10");
+        });
+    }
+
+    @Test
+    void resetAppliesTheNewRateWithAFullBucket() {
+        oldDeploymentUsesThree();
+
+        assertThat(allowed(backend(ConfigChangePolicy.RESET, Duration.ofHours(1)), name, TEN, 12)).isEqualTo(10);
+        assertThat(stored("rate")).isEqualTo("10");
+    }
+
+    @Test
+    void keepLeavesRedisAloneAndWarnsWithBothConfigs() {
+        oldDeploymentUsesThree();
+
+        assertThat(allowed(backend(ConfigChangePolicy.KEEP, Duration.ofHours(1)), name, TEN, 12)).isEqualTo(2);
+        assertThat(stored("rate")).isEqualTo("5");
+        assertThat(log.list).anySatisfy(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.WARN);
+            assertThat(event.getFormattedMessage()).contains("'rate_limit:{order:submit:42}' keeps its stored config",
+                    "rate=5", "rate=10", "ratelimit.on-config-change=keep");
+        });
+    }
+
+    @Test
+    void aChangedKeyTtlIsApplied() {
+        oldDeploymentUsesThree();
+
+        backend(ConfigChangePolicy.UPDATE, Duration.ofMinutes(5)).tryAcquire(name, FIVE, 1);
+
+        assertThat(stored("keepAliveTime")).isEqualTo("300000");
+        try (RespClient cli = redis.cli()) {
+            assertThat(cli.number("PTTL", name)).isBetween(290_000L, 300_000L);
+            assertThat(cli.number("PTTL", name + ":permits")).isBetween(290_000L, 300_000L);
+        }
+    }
+
+    @Test
+    void aChangedModeStartsTheNewModeFull() {
+        oldDeploymentUsesThree();
+        LimitSpec perClient = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.PER_CLIENT);
+
+        assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, perClient, 7)).isEqualTo(5);
+        assertThat(stored("type")).isEqualTo("1");
+    }
+
+    @Test
+    void theStoredConfigIsCheckedOncePerLimiterAndJvm() {
+        oldDeploymentUsesThree();
+        RedissonRateLimitBackend newer = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
+        newer.tryAcquire(name, TEN, 1);
+
+        var before = redis.commandStats();
+        allowed(newer, name, TEN, 5);
+        var delta = redis.commandStats().minus(before);
+
+        assertThat(delta.calls("hgetall")).isZero();
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).isEqualTo(5);
+    }
+
+    @Test
+    void unchangedConfigIsLeftAsItIs() {
+        oldDeploymentUsesThree();
+
+        assertThat(allowed(backend(ConfigChangePolicy.RESET, Duration.ofHours(1)), name, FIVE, 5)).isEqualTo(2);
+        assertThat(log.list).noneSatisfy(event -> assertThat(event.getFormattedMessage()).contains("rate limiter"));
+    }
+}

@@ -1,0 +1,50 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import java.util.Set;
+
+import io.github.redissonratelimit.operation.PolicyValues;
+import io.github.redissonratelimit.operation.RateLimitPolicies;
+
+/** {@link RateLimitPolicies} from {@code ratelimit.policies.*} and {@code ratelimit.defaults.*}. */
+final class PropertiesRateLimitPolicies implements RateLimitPolicies {
+
+    private final RateLimitProperties properties;
+
+    PropertiesRateLimitPolicies(RateLimitProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public PolicyValues policy(String name) {
+        RateLimitProperties.Policy policy = properties.getPolicies().get(name);
+        return policy == null ? null : new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(),
+                policy.getPermits(), policy.isEnabled());
+    }
+
+    @Override
+    public PolicyValues defaults() {
+        RateLimitProperties.Defaults defaults = properties.getDefaults();
+        return new PolicyValues(defaults.getRate(), defaults.getInterval(), defaults.getMode(), defaults.getPermits(),
+                null);
+    }
+
+    @Override
+    public Set<String> names() {
+        return Set.copyOf(properties.getPolicies().keySet());
+    }
+
+    @Override
+    public boolean policiesRequired() {
+        return properties.isRequirePolicies();
+    }
+
+    @Override
+    public String describePolicyValue(String name, String attribute) {
+        return "ratelimit.policies." + name + "." + attribute;
+    }
+
+    @Override
+    public String describeDefault(String attribute) {
+        return "ratelimit.defaults." + attribute;
+    }
+}
