@@ -9,7 +9,6 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
 /**
@@ -29,13 +28,13 @@ public class RateLimitProperties implements Validator {
      * Prefix of every limiter name in Redis. The limiter for key 'order:42' is '<prefix>{order:42}'; its
      * state lives in '<prefix>{order:42}:value' and '<prefix>{order:42}:permits'. Must not contain '{' or '}'.
      */
-    private String keyPrefix = LimiterNaming.DEFAULT_PREFIX;
+    private String keyPrefix = "rate_limit:";
 
     /**
      * Longest key (after escaping) kept as written; a longer one is cut and ends in '~' plus the SHA-256 of
      * the whole key, so Redis keys stay bounded whatever the key expression returns. At least 51.
      */
-    private int maxKeyLength = LimiterNaming.DEFAULT_MAX_KEY_LENGTH;
+    private int maxKeyLength = 200;
 
     /**
      * How many limiter names each application instance remembers as initialized in Redis. Past that, the
