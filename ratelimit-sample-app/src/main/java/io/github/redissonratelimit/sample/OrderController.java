@@ -17,7 +17,7 @@ public class OrderController {
 
     /** Each user may submit 5 orders a minute, across every instance of the app. */
     @PostMapping("/submit")
-    @RateLimit(key = "'order:submit:' + #userId", rate = 5, interval = 60,
+    @RateLimit(name = "order-submit", key = "'order:submit:' + #userId", rate = 5, interval = 60,
             message = "You can submit at most 5 orders per minute")
     public Map<String, String> submit(@RequestParam String userId) {
         return Map.of("orderId", UUID.randomUUID().toString(), "userId", userId, "status", "ACCEPTED");
