@@ -39,6 +39,8 @@ public final class TestRedis {
             return container;
         }
         RedisServerProcess server = RedisServerProcess.startOnFreePort();
+        System.out.println("[test-redis] no REDIS_URL and no Docker engine: started redis-server on 127.0.0.1:"
+                + server.port() + " from " + RedisBinary.path());
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "stop-test-redis"));
         return new RedisEndpoint("127.0.0.1", server.port(), "redis-server process (" + RedisBinary.path() + ")");
     }

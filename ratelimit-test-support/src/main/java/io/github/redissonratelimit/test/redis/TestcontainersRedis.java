@@ -10,7 +10,7 @@ final class TestcontainersRedis {
     }
 
     static RedisEndpoint tryStart() {
-        if (Boolean.getBoolean("ratelimit.tests.no-docker") || !onClasspath()) {
+        if (Boolean.getBoolean("ratelimit.tests.no-docker") || !onClasspath() || !dockerEngineMayAnswer()) {
             return null;
         }
         try {
@@ -20,6 +20,17 @@ final class TestcontainersRedis {
             // no Docker engine (or no image): the caller falls back to a local redis-server
             return null;
         }
+    }
+
+    /** Spares Testcontainers' error report where no engine can answer: no DOCKER_HOST and no local socket. */
+    private static boolean dockerEngineMayAnswer() {
+        String host = System.getenv("DOCKER_HOST");
+        return (host != null && !host.isBlank())
+                || java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of(System.getProperty("user.home"), ".docker", "run",
+                        "docker.sock"))
+                || java.nio.file.Files.exists(java.nio.file.Path.of(System.getProperty("user.home"),
+                        ".testcontainers.properties"));
     }
 
     private static boolean onClasspath() {
