@@ -25,6 +25,9 @@ public final class RedisServerProcess implements AutoCloseable {
         this.extraArguments = List.copyOf(extraArguments);
         try {
             this.workDir = Files.createTempDirectory("redis-" + port + "-");
+            // deleteOnExit runs in reverse order: the log first, then its directory
+            workDir.toFile().deleteOnExit();
+            workDir.resolve("redis.log").toFile().deleteOnExit();
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
