@@ -11,8 +11,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 
+import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
@@ -37,6 +39,7 @@ import io.github.redissonratelimit.operation.RateLimitPolicies;
 @ConditionalOnProperty(prefix = "ratelimit", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(RateLimitProperties.class)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@ImportRuntimeHints(RateLimitRuntimeHints.class)
 public final class RateLimitAutoConfiguration {
 
     @Bean

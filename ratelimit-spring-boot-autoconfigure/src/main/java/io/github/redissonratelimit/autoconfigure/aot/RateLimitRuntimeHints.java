@@ -1,0 +1,39 @@
+package io.github.redissonratelimit.autoconfigure.aot;
+
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.ReflectionHints;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.key.KeyExpressionRoot;
+import io.github.redissonratelimit.key.RateLimitKeyException;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.InvalidRateLimitException;
+
+/**
+ * What a GraalVM native image needs to keep for {@code @RateLimit}, beyond what Spring AOT derives from the
+ * bean definitions (proxies, bean factories). The annotated methods and the composed annotations found on
+ * beans are added per bean by {@link RateLimitBeanRegistrationAotProcessor}.
+ */
+public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
+
+    @Override
+    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+        ReflectionHints reflection = hints.reflection();
+        // MergedAnnotations reads attribute values by invoking the annotation's methods
+        reflection.registerType(RateLimit.class, MemberCategory.INVOKE_DECLARED_METHODS);
+        // #root.methodName, #root.args, #root.targetClass: SpEL's reflective property accessor calls the getters
+        reflection.registerType(KeyExpressionRoot.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        // the exceptions' getters are what error handlers, templates and JSON serializers read
+        reflection.registerType(RateLimitExceededException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        reflection.registerType(LimitSpec.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        reflection.registerType(RateLimitKeyException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        reflection.registerType(InvalidRateLimitException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        // ratelimit.* binds through the JavaBean setters (Boot also derives this when it processes the bean)
+        BindableRuntimeHintsRegistrar.forTypes(RateLimitProperties.class).registerHints(hints, classLoader);
+    }
+}
