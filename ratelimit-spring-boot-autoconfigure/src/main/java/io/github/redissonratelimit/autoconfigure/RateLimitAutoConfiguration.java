@@ -10,9 +10,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
@@ -95,9 +97,12 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitAdvisor rateLimitAdvisor(RateLimitOperationSource rateLimitOperationSource,
-            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, RateLimitProperties properties) {
+            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, Environment environment) {
         RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
-        advisor.setOrder(properties.getOrder());
+        // bound here, not injected as RateLimitProperties: advisors are created while post-processors are still
+        // being registered, too early for the properties bean (Spring would warn it is "not eligible for getting
+        // processed by all BeanPostProcessors")
+        advisor.setOrder(Binder.get(environment).bind("ratelimit.order", Integer.class).orElse(0));
         return advisor;
     }
 }

@@ -1,0 +1,43 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+
+/**
+ * A bean post-processor declared by the application (Spring Data's web support declares one) makes the auto-proxy
+ * creator look up advisors while post-processors are still being registered: our advisor must then not drag
+ * ordinary beans such as the properties into early creation.
+ */
+@ExtendWith({ RealRedisExtension.class, OutputCaptureExtension.class })
+class RateLimitEarlyInitializationTest {
+
+    static class ApplicationPostProcessor implements BeanPostProcessor {
+    }
+
+    @Test
+    void advisorDoesNotCreateOrdinaryBeansWhilePostProcessorsAreRegistered(RedisEndpoint redis, CapturedOutput output) {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+                .withBean(ApplicationPostProcessor.class)
+                .withPropertyValues("ratelimit.order=5")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(RateLimitAdvisor.class).getOrder()).isEqualTo(5);
+                });
+        assertThat(output).doesNotContain("is not eligible for getting processed by all BeanPostProcessors");
+    }
+}
