@@ -10,11 +10,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
-import org.springframework.core.env.Environment;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
@@ -39,10 +37,22 @@ import io.github.redissonratelimit.operation.RateLimitPolicies;
 @ConditionalOnClass(RedissonClient.class)
 @ConditionalOnBean(RedissonClient.class)
 @ConditionalOnProperty(prefix = "ratelimit", name = "enabled", havingValue = "true", matchIfMissing = true)
-@EnableConfigurationProperties(RateLimitProperties.class)
+@EnableConfigurationProperties
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ImportRuntimeHints(RateLimitRuntimeHints.class)
 public final class RateLimitAutoConfiguration {
+
+    /**
+     * Bound like any {@code @ConfigurationProperties} bean, but declared here to mark it as infrastructure: the
+     * advisor and the policies need it while bean post-processors are still being registered, which Spring would
+     * otherwise report as "not eligible for getting processed by all BeanPostProcessors".
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    RateLimitProperties rateLimitProperties() {
+        return new RateLimitProperties();
+    }
 
     @Bean
     @ConditionalOnMissingBean
@@ -97,12 +107,9 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitAdvisor rateLimitAdvisor(RateLimitOperationSource rateLimitOperationSource,
-            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, Environment environment) {
+            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, RateLimitProperties properties) {
         RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
-        // bound here, not injected as RateLimitProperties: advisors are created while post-processors are still
-        // being registered, too early for the properties bean (Spring would warn it is "not eligible for getting
-        // processed by all BeanPostProcessors")
-        advisor.setOrder(Binder.get(environment).bind("ratelimit.order", Integer.class).orElse(0));
+        advisor.setOrder(properties.getOrder());
         return advisor;
     }
 }

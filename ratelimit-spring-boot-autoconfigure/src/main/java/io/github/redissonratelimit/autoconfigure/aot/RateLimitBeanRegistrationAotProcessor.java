@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure.aot;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -11,6 +12,7 @@ import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.beans.factory.support.RegisteredBean;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -18,9 +20,6 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
-import io.github.redissonratelimit.operation.RateLimitOperationSource;
 
 /**
  * Finds, at build time, the beans with rate limited methods and keeps for the native image:
@@ -29,28 +28,33 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
  * metadata, and the call proceeds to it reflectively;</li>
  * <li>each composed annotation that carries {@code @RateLimit}, whose attributes are read reflectively.</li>
  * </ul>
- * The declarations are validated on the way, so an invalid {@code @RateLimit} already fails AOT processing
- * with the message it would give at startup.
+ * It looks for the annotation only, with the rules of the operation source (on the method or what it
+ * overrides, else on the class for its public methods). Declarations are not validated here: their values
+ * may come from {@code ratelimit.policies.*}, which only the running application knows.
  */
 class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
-
-    private final RateLimitOperationSource operationSource =
-            new AnnotationRateLimitOperationSource(new KeyExpressionParser());
 
     @Override
     public BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
         Class<?> beanClass = ClassUtils.getUserClass(registeredBean.getBeanClass());
-        if (!operationSource.isCandidateClass(beanClass)) {
+        if (!AnnotationUtils.isCandidateClass(beanClass, RateLimit.class)) {
             return null;
         }
         Set<Method> methods = new LinkedHashSet<>();
         Set<Class<? extends Annotation>> composedAnnotations = new LinkedHashSet<>();
-        collectComposedAnnotations(MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY), composedAnnotations);
+        MergedAnnotations onClass = MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY);
+        boolean classLimited = onClass.isPresent(RateLimit.class);
+        if (classLimited) {
+            collectComposedAnnotations(onClass, composedAnnotations);
+        }
         for (Method method : ReflectionUtils.getUniqueDeclaredMethods(beanClass, ReflectionUtils.USER_DECLARED_METHODS)) {
-            if (!operationSource.getOperations(method, beanClass).isEmpty()) {
+            MergedAnnotations onMethod = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY);
+            if (onMethod.isPresent(RateLimit.class)) {
                 methods.add(method);
-                collectComposedAnnotations(MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY),
-                        composedAnnotations);
+                collectComposedAnnotations(onMethod, composedAnnotations);
+            }
+            else if (classLimited && Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())) {
+                methods.add(method);
             }
         }
         if (methods.isEmpty()) {

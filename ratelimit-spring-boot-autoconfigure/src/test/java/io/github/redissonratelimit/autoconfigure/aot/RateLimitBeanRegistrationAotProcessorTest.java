@@ -1,7 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.aot;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -19,7 +18,6 @@ import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 
 class RateLimitBeanRegistrationAotProcessorTest {
 
@@ -83,9 +81,10 @@ class RateLimitBeanRegistrationAotProcessorTest {
         }
     }
 
-    public static class Invalid {
-        @RateLimit(rate = 0)
-        public void call() {
+    public static class PolicyOnly {
+        @RateLimit(name = "report-export", key = "#tenant")
+        public String export(String tenant) {
+            return tenant;
         }
     }
 
@@ -128,9 +127,10 @@ class RateLimitBeanRegistrationAotProcessorTest {
     }
 
     @Test
-    void anInvalidDeclarationFailsAotProcessingWithTheStartupMessage() {
-        assertThatThrownBy(() -> process(Invalid.class)).isInstanceOf(InvalidRateLimitException.class)
-                .hasMessageStartingWith("Invalid @RateLimit on " + Invalid.class.getName()
-                        + ".call(): rate must be greater than 0 but was 0.");
+    void aLimitWhoseValuesComeFromPropertiesIsKeptWithoutThem() throws Exception {
+        // no rate in the annotation: ratelimit.policies.report-export.rate supplies it at run time
+        process(PolicyOnly.class).applyTo(generationContext, null);
+        assertThat(reflection.onMethod(PolicyOnly.class.getMethod("export", String.class)).invoke())
+                .accepts(generationContext.getRuntimeHints());
     }
 }
