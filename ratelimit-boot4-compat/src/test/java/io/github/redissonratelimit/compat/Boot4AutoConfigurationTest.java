@@ -191,8 +191,8 @@ class Boot4AutoConfigurationTest {
         }));
     }
 
-    public static class ZeroRate {
-        @RateLimit(rate = 0)
+    public static class NoRate {
+        @RateLimit(interval = 60)
         public void call() {
         }
     }
@@ -217,8 +217,8 @@ class Boot4AutoConfigurationTest {
 
     @Test
     void invalidDeclarationsFailStartupNamingMethodAttributeAndFix() {
-        assertStartupFails(ZeroRate.class, "Invalid @RateLimit on " + ZeroRate.class.getName()
-                + ".call(): rate must be greater than 0 but was 0. Fix: declare how many calls an interval allows");
+        assertStartupFails(NoRate.class, "Invalid @RateLimit on " + NoRate.class.getName()
+                + ".call(): rate is not set. Fix: declare how many calls a window allows");
         assertStartupFails(TooManyPermits.class, "Invalid @RateLimit on " + TooManyPermits.class.getName()
                 + ".call(): permits (3) exceeds rate (2), so no call could ever be allowed. Fix: lower permits or raise rate");
         assertStartupFails(BadKey.class, "Invalid @RateLimit on " + BadKey.class.getName()
@@ -263,6 +263,14 @@ class Boot4AutoConfigurationTest {
             try (RespClient cli = redis.cli()) {
                 assertThat(cli.number("EXISTS", "shop:rl:{by-name:zoe}")).isEqualTo(1);
             }
+        });
+    }
+
+    @Test
+    void policyFromPropertiesOverridesTheAnnotation() {
+        instance().withPropertyValues("ratelimit.policies.shared-overall.rate=1").run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            assertThat(allowedOf(3, orders::overall)).isEqualTo(1);
         });
     }
 
