@@ -20,6 +20,7 @@ import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.BackendOptions;
+import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
@@ -92,8 +93,10 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
-        return new RedissonRateLimitBackend(redissonClient, new BackendOptions(properties.getKnownLimiters(),
-                properties.getKeyTtl(), properties.getOnConfigChange()));
+        RateLimitBackend redis = new RedissonRateLimitBackend(redissonClient, new BackendOptions(
+                properties.getKnownLimiters(), properties.getKeyTtl(), properties.getOnConfigChange()));
+        RateLimitProperties.LocalRejection localRejection = properties.getLocalRejection();
+        return localRejection.isEnabled() ? new LocalRejectionCache(redis, localRejection.getMaxEntries()) : redis;
     }
 
     @Bean

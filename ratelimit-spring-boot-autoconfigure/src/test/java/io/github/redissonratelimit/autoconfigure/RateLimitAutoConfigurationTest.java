@@ -23,7 +23,10 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -150,6 +153,34 @@ class RateLimitAutoConfigurationTest {
         withRedis().withPropertyValues("ratelimit.max-key-length=10").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.max-key-length must be at least 51"));
+    }
+
+    @Test
+    void rejectsFloodsFromMemoryByDefault() {
+        withRedis().run(context -> {
+            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class);
+            Greeter greeter = context.getBean(Greeter.class);
+            greeter.greet("flo");
+            greeter.greet("flo");
+            assertThatThrownBy(() -> greeter.greet("flo")).isInstanceOf(RateLimitExceededException.class);
+
+            CommandStats before = redis.commandStats();
+            for (int i = 0; i < 20; i++) {
+                assertThatThrownBy(() -> greeter.greet("flo")).isInstanceOfSatisfying(RateLimitExceededException.class,
+                        ex -> assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(58), Duration.ofSeconds(60)));
+            }
+            CommandStats delta = redis.commandStats().minus(before);
+            assertThat(delta.totalExcept("info", "ping")).as("commands: %s", delta).isZero();
+        });
+    }
+
+    @Test
+    void localRejectionCanBeTurnedOff() {
+        withRedis().withPropertyValues("ratelimit.local-rejection.enabled=false").run(context ->
+                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(RedissonRateLimitBackend.class));
+        withRedis().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ratelimit.local-rejection.max-entries must be at least 1"));
     }
 
     @Test

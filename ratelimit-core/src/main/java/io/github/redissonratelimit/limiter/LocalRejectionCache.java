@@ -1,0 +1,126 @@
+package io.github.redissonratelimit.limiter;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+
+/**
+ * Answers a flood from memory: once Redis has rejected a limiter for {@code P} permits and said when
+ * they can be free, this JVM rejects further requests for that limiter for {@code P} or more permits
+ * until then, without a round trip. Requests for fewer permits, other limiters and every request
+ * after the deadline go to the delegate as before.
+ *
+ * <h2>Why no request is rejected that Redis would allow</h2>
+ * RRateLimiter keeps the free permits in {@code {name}:value} and one ZSET member per grant, scored by
+ * the time of the grant. A request is allowed when the free permits plus those of the grants older than
+ * one interval cover it; between two calls the only thing that gives permits back is time passing over
+ * a grant, and a new grant only takes more. The delegate's retry-after is the time until enough grants
+ * have left the window, measured after this call started: so until {@code start + retryAfter} no call
+ * from this JVM (whose clock RRateLimiter's script uses to judge what left the window) can find the
+ * permits, whatever other callers do meanwhile. Both sides read the wall clock, so the deadline moves
+ * with the clock exactly as RRateLimiter's window does.
+ *
+ * <p>What breaks that reasoning, and must not be combined with this cache for the same limiters:
+ * {@code RRateLimiter.release(...)} (hands permits back early; {@link #forget(String)} clears this JVM's
+ * entry, but not other instances'), {@code setRate}/{@code updateRate} without keeping state (resets the
+ * permits), deleting the limiter's keys, and a delegate whose retry-after is not a lower bound of the
+ * real wait (wrap the Redis backend directly, not a decorator that invents rejections, e.g. when Redis is
+ * down). Clocks that differ between instances shift the window for each instance in RRateLimiter itself;
+ * this cache follows its own instance's view.
+ *
+ * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
+ */
+public final class LocalRejectionCache implements RateLimitBackend {
+
+    private final RateLimitBackend delegate;
+    private final Cache<String, Rejection> rejections;
+    private final Clock clock;
+    private final LongAdder localRejections = new LongAdder();
+
+    /**
+     * @param delegate the backend whose rejections carry the exact time until the permits can be free
+     * @param maxEntries how many limiters are remembered at most (least recently used go first)
+     */
+    public LocalRejectionCache(RateLimitBackend delegate, long maxEntries) {
+        this(delegate, maxEntries, Clock.systemUTC());
+    }
+
+    LocalRejectionCache(RateLimitBackend delegate, long maxEntries, Clock clock) {
+        if (maxEntries < 1) {
+            throw new IllegalArgumentException("maxEntries must be at least 1 but was " + maxEntries);
+        }
+        this.delegate = delegate;
+        this.clock = clock;
+        this.rejections = Caffeine.newBuilder()
+                .maximumSize(maxEntries)
+                .expireAfter(new UntilDeadline(clock))
+                .build();
+    }
+
+    @Override
+    public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+        Rejection known = rejections.getIfPresent(limiterName);
+        long now = clock.millis();
+        if (known != null && permits >= known.permits() && now < known.untilMillis()) {
+            localRejections.increment();
+            return Decision.reject(Duration.ofMillis(known.untilMillis() - now));
+        }
+        Decision decision = delegate.tryAcquire(limiterName, spec, permits);
+        if (!decision.allowed()) {
+            remember(limiterName, permits, now + decision.retryAfter().toMillis());
+        }
+        return decision;
+    }
+
+    private void remember(String limiterName, long permits, long untilMillis) {
+        if (untilMillis > clock.millis()) {
+            rejections.put(limiterName, new Rejection(permits, untilMillis));
+        }
+    }
+
+    /**
+     * Forgets what this JVM knows about {@code limiterName}, for when its permits were given back by
+     * other means than time (e.g. {@code RRateLimiter.release}).
+     */
+    public void forget(String limiterName) {
+        rejections.invalidate(limiterName);
+    }
+
+    /** Requests rejected from memory since this cache was created. */
+    public long localRejections() {
+        return localRejections.sum();
+    }
+
+    /** Limiters currently known to be out of permits. */
+    public long size() {
+        rejections.cleanUp();
+        return rejections.estimatedSize();
+    }
+
+    /** Redis had fewer than {@code permits} free for the limiter until {@code untilMillis} (wall clock). */
+    private record Rejection(long permits, long untilMillis) {
+    }
+
+    private record UntilDeadline(Clock clock) implements Expiry<String, Rejection> {
+
+        @Override
+        public long expireAfterCreate(String key, Rejection value, long currentTime) {
+            return TimeUnit.MILLISECONDS.toNanos(Math.max(0, value.untilMillis() - clock.millis()));
+        }
+
+        @Override
+        public long expireAfterUpdate(String key, Rejection value, long currentTime, long currentDuration) {
+            return expireAfterCreate(key, value, currentTime);
+        }
+
+        @Override
+        public long expireAfterRead(String key, Rejection value, long currentTime, long currentDuration) {
+            return currentDuration;
+        }
+    }
+}

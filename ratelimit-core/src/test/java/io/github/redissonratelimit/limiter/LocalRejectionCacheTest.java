@@ -1,0 +1,201 @@
+package io.github.redissonratelimit.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+
+/** The caching rules on an in-memory sliding-window backend and a clock the test moves. */
+class LocalRejectionCacheTest {
+
+    private static final LimitSpec THREE_PER_SECOND = new LimitSpec(3, Duration.ofSeconds(1), RateLimitMode.OVERALL);
+
+    private final MutableClock clock = new MutableClock();
+    private final SlidingWindowBackend redis = new SlidingWindowBackend(clock);
+    private final LocalRejectionCache cache = new LocalRejectionCache(redis, 100, clock);
+
+    @Test
+    void rejectsFromMemoryUntilTheOldestGrantLeavesTheWindow() {
+        takeAll("a", 3); // grants at 0, 100, 200 ms; now 300
+
+        Decision fromRedis = cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        assertThat(fromRedis.allowed()).isFalse();
+        assertThat(fromRedis.retryAfter()).isEqualTo(Duration.ofMillis(700));
+        assertThat(redis.calls).isEqualTo(4);
+
+        clock.advance(400);
+        Decision fromMemory = cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        assertThat(fromMemory.allowed()).isFalse();
+        assertThat(fromMemory.retryAfter()).isEqualTo(Duration.ofMillis(300));
+        clock.advance(299);
+        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
+        assertThat(redis.calls).as("no call reached the backend").isEqualTo(4);
+        assertThat(cache.localRejections()).isEqualTo(2);
+
+        clock.advance(1); // t = 1000: the grant of t = 0 is out of the window
+        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isTrue();
+        assertThat(redis.calls).isEqualTo(5);
+    }
+
+    @Test
+    void neverRejectsWhatTheBackendWouldAllow() {
+        // a flood of 1 call per ms on a backend that grants 3 per second, with and without the cache
+        SlidingWindowBackend plainRedis = new SlidingWindowBackend(clock);
+        int[] decisions = new int[2];
+        for (int t = 0; t < 5_000; t++) {
+            long permits = 1 + t % 2;
+            Decision cached = cache.tryAcquire("k", THREE_PER_SECOND, permits);
+            Decision plain = plainRedis.tryAcquire("k", THREE_PER_SECOND, permits);
+            assertThat(cached.allowed()).as("at %d ms", t).isEqualTo(plain.allowed());
+            decisions[cached.allowed() ? 0 : 1]++;
+            clock.advance(1);
+        }
+        assertThat(decisions[0]).isGreaterThanOrEqualTo(10);
+        assertThat(cache.localRejections()).isGreaterThan(4_000);
+    }
+
+    @Test
+    void coversOnlyRequestsForAtLeastTheRejectedPermits() {
+        takeAll("bulk", 2); // 1 permit left
+        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 2).allowed()).isFalse();
+        int calls = redis.calls;
+
+        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 3).allowed()).isFalse();
+        assertThat(redis.calls).as("3 >= 2 permits: rejected from memory").isEqualTo(calls);
+        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 1).allowed()).as("1 < 2 permits: asks").isTrue();
+        assertThat(redis.calls).isEqualTo(calls + 1);
+    }
+
+    @Test
+    void limitersAreIndependent() {
+        takeAll("a", 3);
+        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isFalse();
+
+        assertThat(cache.tryAcquire("b", THREE_PER_SECOND, 1).allowed()).isTrue();
+    }
+
+    @Test
+    void aRejectionWithoutWaitIsNotRemembered() {
+        RateLimitBackend rejectsWithoutWait = (name, spec, permits) -> Decision.reject(Duration.ZERO);
+        LocalRejectionCache cache = new LocalRejectionCache(rejectsWithoutWait, 10, clock);
+
+        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+
+        assertThat(cache.size()).isZero();
+    }
+
+    @Test
+    void forgetAsksTheBackendAgain() {
+        takeAll("a", 3);
+        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        int calls = redis.calls;
+
+        cache.forget("a");
+        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+
+        assertThat(redis.calls).isEqualTo(calls + 1);
+    }
+
+    @Test
+    void remembersAtMostMaxEntries() {
+        RateLimitBackend alwaysRejects = (name, spec, permits) -> Decision.reject(Duration.ofMinutes(1));
+        LocalRejectionCache small = new LocalRejectionCache(alwaysRejects, 5, clock);
+
+        for (int i = 0; i < 100; i++) {
+            small.tryAcquire("key-" + i, THREE_PER_SECOND, 1);
+        }
+
+        assertThat(small.size()).isLessThanOrEqualTo(5);
+    }
+
+    @Test
+    void rejectsAMeaninglessSize() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new LocalRejectionCache(redis, 0))
+                .withMessageContaining("maxEntries must be at least 1");
+    }
+
+    private void takeAll(String name, int permits) {
+        for (int i = 0; i < permits; i++) {
+            assertThat(cache.tryAcquire(name, THREE_PER_SECOND, 1).allowed()).isTrue();
+            clock.advance(100);
+        }
+    }
+
+    /** RRateLimiter's rule in memory: a grant's permits come back one interval after it was made. */
+    private static final class SlidingWindowBackend implements RateLimitBackend {
+
+        private final Clock clock;
+        private final java.util.Map<String, Deque<long[]>> grants = new java.util.HashMap<>();
+        int calls;
+
+        SlidingWindowBackend(Clock clock) {
+            this.clock = clock;
+        }
+
+        @Override
+        public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+            calls++;
+            long now = clock.millis();
+            long interval = spec.interval().toMillis();
+            Deque<long[]> log = grants.computeIfAbsent(limiterName, name -> new ArrayDeque<>());
+            while (!log.isEmpty() && log.peekFirst()[0] <= now - interval) {
+                log.pollFirst();
+            }
+            long used = log.stream().mapToLong(grant -> grant[1]).sum();
+            if (spec.rate() - used >= permits) {
+                log.addLast(new long[] { now, permits });
+                return Decision.allow();
+            }
+            long free = spec.rate() - used;
+            List<long[]> oldestFirst = new ArrayList<>(log);
+            for (long[] grant : oldestFirst) {
+                free += grant[1];
+                if (free >= permits) {
+                    return Decision.reject(Duration.ofMillis(grant[0] + interval - now));
+                }
+            }
+            return Decision.reject(spec.interval());
+        }
+    }
+
+    private static final class MutableClock extends Clock {
+
+        private long millis = 1_000_000;
+
+        void advance(long delta) {
+            millis += delta;
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}
