@@ -1,0 +1,265 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.RedisServerProcess;
+
+/**
+ * Runs every benchmark in one go against one redis-server it starts itself, and writes
+ * {@code benchmarks.md} and {@code benchmarks.svg} into the output directory.
+ */
+public final class BenchmarkMain {
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path report = run(Settings.parse(args));
+        System.out.println("Wrote " + report.toAbsolutePath());
+        System.exit(0); // Redisson's and JMH's non-daemon threads must not keep the JVM alive
+    }
+
+    static Path run(Settings settings) throws Exception {
+        Instant started = Instant.now();
+        Results results = new Results(settings, Machine.describe());
+        try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
+            RedisProbe redis = new RedisProbe("127.0.0.1", server.port());
+            results.redisVersion = redis.version();
+            RedissonClient redisson = newRedisson(server.port());
+            try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson);
+                    ConfigurableApplicationContext withoutShortcut = BenchmarkApplication.start(redisson,
+                            "ratelimit.local-rejection.enabled=false")) {
+                List<Contender> contenders = List.of(
+                        new RawRateLimiterContender(redisson),
+                        new AnnotatedContender(app.getBean(AnnotatedService.class)),
+                        new NaiveAspectContender(app.getBean(NaiveService.class)),
+                        new Bucket4jContender(redisson));
+                contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
+
+                for (Contender contender : contenders) {
+                    log("warm-up " + contender.id());
+                    checked(contender, LoadRun.run(contender, 8, settings.warmup()));
+                }
+                for (Contender contender : contenders) {
+                    results.monitored.put(contender.id(), monitor(contender, redis, settings.monitoredDecisions()));
+                }
+                for (int round = 0; round < settings.rounds(); round++) {
+                    for (int threads : settings.threadCounts()) {
+                        for (int i = 0; i < contenders.size(); i++) {
+                            // a different contender goes first in each round: drift on a noisy machine spreads evenly
+                            Contender contender = contenders.get((i + round) % contenders.size());
+                            CommandStats before = redis.commandStats();
+                            long redisCpu = redis.cpuNanos();
+                            long clientCpu = clientCpuNanos();
+                            LoadRun.Result run = checked(contender, LoadRun.run(contender, threads, settings.run()));
+                            clientCpu = clientCpuNanos() - clientCpu;
+                            redisCpu = redisCpu < 0 ? -1 : redis.cpuNanos() - redisCpu;
+                            CommandStats delta = redis.commandStats().minus(before);
+                            results.add(contender.id(), threads, run, delta, clientCpu, redisCpu);
+                            log(String.format("round %d, %2d threads, %s: %,10.0f decisions/s, p50 %6.0f us, p99 %7.0f us",
+                                    round + 1, threads, contender.id(), run.perSecond(), run.micros(0.5), run.micros(0.99)));
+                        }
+                    }
+                }
+
+                String flood = UUID.randomUUID().toString();
+                log("flood with local rejection");
+                results.floodWithShortcut = FloodScenario.run(app.getBean(AnnotatedService.class), "on-" + flood,
+                        settings.flood(), redis);
+                RateLimitBackend backend = app.getBean(RateLimitBackend.class);
+                results.localRejections = backend instanceof LocalRejectionCache cache ? cache.localRejections() : -1;
+                log("flood without local rejection");
+                results.floodWithoutShortcut = FloodScenario.run(withoutShortcut.getBean(AnnotatedService.class),
+                        "off-" + flood, settings.flood(), redis);
+            }
+            finally {
+                redisson.shutdown();
+            }
+        }
+        results.loadAfter = Machine.loadAverage();
+        log("JMH: interceptor without Redis");
+        results.microbenchmarks = microbenchmarks(settings);
+        results.elapsed = Duration.between(started, Instant.now());
+
+        Files.createDirectories(settings.outputDirectory());
+        Files.writeString(settings.outputDirectory().resolve("benchmarks.svg"), Chart.render(results));
+        Path markdown = settings.outputDirectory().resolve("benchmarks.md");
+        Files.writeString(markdown, Report.render(results));
+        return markdown;
+    }
+
+    /** CPU time of this JVM: callers, Redisson's I/O threads, JIT and GC. */
+    private static long clientCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static RedissonClient newRedisson(int port) {
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
+        return Redisson.create(config);
+    }
+
+    private static LoadRun.Result checked(Contender contender, LoadRun.Result run) {
+        if (run.errors() > 0) {
+            throw new IllegalStateException("Contender " + contender.id() + " failed " + run.errors() + " of "
+                    + run.decisions() + " decisions", run.firstError());
+        }
+        if (run.allowed() != run.decisions()) {
+            throw new IllegalStateException("Contender " + contender.id() + " rejected "
+                    + (run.decisions() - run.allowed()) + " decisions: the throughput runs must measure allowed ones");
+        }
+        return run;
+    }
+
+    private static MonitorSession.Commands monitor(Contender contender, RedisProbe redis, int decisions) {
+        try (MonitorSession monitor = redis.monitor()) {
+            for (int i = 0; i < decisions; i++) {
+                contender.decide(i % Users.COUNT);
+            }
+            return monitor.stop();
+        }
+    }
+
+    private static Map<String, double[]> microbenchmarks(Settings settings) throws RunnerException {
+        OptionsBuilder options = new OptionsBuilder();
+        options.include(InterceptorBenchmark.class.getName() + ".*").threads(1).shouldFailOnError(true);
+        if (settings.quick()) {
+            options.forks(0).warmupIterations(0).measurementIterations(1)
+                    .measurementTime(TimeValue.milliseconds(100)).verbosity(VerboseMode.SILENT);
+        }
+        else {
+            options.forks(1).warmupIterations(3).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(5).measurementTime(TimeValue.seconds(1))
+                    .jvmArgs("-Xms512m", "-Xmx512m");
+        }
+        Options built = options.build();
+        Collection<RunResult> runs = new Runner(built).run();
+        Map<String, double[]> scores = new LinkedHashMap<>();
+        for (RunResult run : runs) {
+            String name = run.getParams().getBenchmark();
+            name = name.substring(name.lastIndexOf('.') + 1);
+            scores.put(name, new double[] { run.getPrimaryResult().getScore(), run.getPrimaryResult().getScoreError() });
+        }
+        return scores;
+    }
+
+    static void log(String message) {
+        System.out.println("[benchmarks] " + message);
+    }
+
+    /** Everything one run measured. */
+    static final class Results {
+
+        final Settings settings;
+        final Machine machine;
+        final Map<String, String> contenders = new LinkedHashMap<>();
+        final Map<String, Map<Integer, List<Measured>>> runs = new LinkedHashMap<>();
+        final Map<String, MonitorSession.Commands> monitored = new LinkedHashMap<>();
+        String redisVersion;
+        FloodScenario.Result floodWithShortcut;
+        FloodScenario.Result floodWithoutShortcut;
+        long localRejections;
+        Map<String, double[]> microbenchmarks;
+        String loadAfter;
+        Duration elapsed;
+
+        Results(Settings settings, Machine machine) {
+            this.settings = settings;
+            this.machine = machine;
+        }
+
+        void add(String contender, int threads, LoadRun.Result run, CommandStats commands, long clientCpuNanos,
+                long redisCpuNanos) {
+            runs.computeIfAbsent(contender, id -> new LinkedHashMap<>())
+                    .computeIfAbsent(threads, count -> new ArrayList<>())
+                    .add(new Measured(run.decisions(), run.perSecond(), run.micros(0.5), run.micros(0.99),
+                            commands.calls("evalsha") + commands.calls("eval"), commands.totalExcept("info", "ping"),
+                            clientCpuNanos / 1_000.0 / run.decisions(),
+                            redisCpuNanos < 0 ? Double.NaN : redisCpuNanos / 1_000.0 / run.decisions()));
+        }
+
+        List<Measured> of(String contender, int threads) {
+            return runs.getOrDefault(contender, Map.of()).getOrDefault(threads, List.of());
+        }
+
+        double medianPerSecond(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::perSecond).toList());
+        }
+
+        double medianP50(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::p50Micros).toList());
+        }
+
+        double medianP99(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::p99Micros).toList());
+        }
+
+        double medianClientCpu(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::clientCpuMicros).toList());
+        }
+
+        double medianRedisCpu(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::redisCpuMicros).toList());
+        }
+
+        double min(String contender, int threads) {
+            return of(contender, threads).stream().mapToDouble(Measured::perSecond).min().orElse(Double.NaN);
+        }
+
+        double max(String contender, int threads) {
+            return of(contender, threads).stream().mapToDouble(Measured::perSecond).max().orElse(Double.NaN);
+        }
+
+        /** Over every throughput run of the contender. */
+        double scriptCallsPerDecision(String contender) {
+            return perDecision(contender, Measured::scriptCalls);
+        }
+
+        double commandsPerDecision(String contender) {
+            return perDecision(contender, Measured::commands);
+        }
+
+        private double perDecision(String contender, java.util.function.ToLongFunction<Measured> counter) {
+            long decisions = 0;
+            long counted = 0;
+            for (List<Measured> measured : runs.getOrDefault(contender, Map.of()).values()) {
+                for (Measured run : measured) {
+                    decisions += run.decisions();
+                    counted += counter.applyAsLong(run);
+                }
+            }
+            return decisions == 0 ? Double.NaN : (double) counted / decisions;
+        }
+    }
+
+    /** One contender's run at one thread count. */
+    record Measured(long decisions, double perSecond, double p50Micros, double p99Micros, long scriptCalls,
+            long commands, double clientCpuMicros, double redisCpuMicros) {
+    }
+}

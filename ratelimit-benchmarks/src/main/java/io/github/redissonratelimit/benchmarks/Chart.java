@@ -1,0 +1,129 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.github.redissonratelimit.benchmarks.BenchmarkMain.Results;
+
+/**
+ * Draws the throughput table as an SVG: one group of bars per thread count, one bar per contender at its
+ * median, with a whisker from the slowest to the fastest round.
+ */
+final class Chart {
+
+    private static final String[] COLORS = { "#8c8c8c", "#2f7ed8", "#e4572e", "#76b041" };
+    private static final int WIDTH = 760;
+    private static final int HEIGHT = 420;
+    private static final int LEFT = 80;
+    private static final int RIGHT = 20;
+    private static final int TOP = 50;
+    private static final int BOTTOM = 90;
+
+    private Chart() {
+    }
+
+    static String render(Results results) {
+        List<String> ids = new ArrayList<>(results.contenders.keySet());
+        List<Integer> threadCounts = results.settings.threadCounts();
+        double top = 0;
+        for (String id : ids) {
+            for (int threads : threadCounts) {
+                top = Math.max(top, results.max(id, threads));
+            }
+        }
+        double scaleTop = niceCeiling(top);
+        int plotWidth = WIDTH - LEFT - RIGHT;
+        int plotHeight = HEIGHT - TOP - BOTTOM;
+
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", WIDTH, HEIGHT, WIDTH, HEIGHT));
+        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">"
+                + "Allowed decisions per second (median of %d rounds, whiskers: min–max)</text>\n", LEFT,
+                results.settings.rounds()));
+
+        for (int tick = 0; tick <= 5; tick++) {
+            double value = scaleTop * tick / 5;
+            double y = TOP + plotHeight - plotHeight * tick / 5.0;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n",
+                    LEFT, y, WIDTH - RIGHT, y));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+                    LEFT - 6, y + 4, String.format(Locale.ROOT, "%,.0f", value)));
+        }
+
+        double groupWidth = (double) plotWidth / threadCounts.size();
+        double barWidth = groupWidth * 0.8 / ids.size();
+        for (int g = 0; g < threadCounts.size(); g++) {
+            int threads = threadCounts.get(g);
+            double groupLeft = LEFT + g * groupWidth + groupWidth * 0.1;
+            for (int c = 0; c < ids.size(); c++) {
+                String id = ids.get(c);
+                double median = results.medianPerSecond(id, threads);
+                double x = groupLeft + c * barWidth;
+                double height = plotHeight * median / scaleTop;
+                double y = TOP + plotHeight - height;
+                svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                        + "fill=\"%s\"><title>(%s) %d threads: %,.0f/s</title></rect>\n", x + 2, y, barWidth - 4, height,
+                        COLORS[c % COLORS.length], id, threads, median));
+                double low = TOP + plotHeight - plotHeight * results.min(id, threads) / scaleTop;
+                double high = TOP + plotHeight - plotHeight * results.max(id, threads) / scaleTop;
+                double middle = x + barWidth / 2;
+                svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                        + "stroke=\"#333\"/>\n", middle, low, middle, high));
+                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                        + "font-size=\"10\">%s</text>\n", middle, Math.min(y, high) - 4, compact(median)));
+            }
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d thread%s</text>\n",
+                    LEFT + g * groupWidth + groupWidth / 2, TOP + plotHeight + 18, threads, threads == 1 ? "" : "s"));
+        }
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+                LEFT, TOP + plotHeight, WIDTH - RIGHT, TOP + plotHeight));
+
+        double legendY = HEIGHT - BOTTOM + 44;
+        for (int c = 0; c < ids.size(); c++) {
+            double x = LEFT + c * (plotWidth / (double) ids.size());
+            svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+                    x, legendY, COLORS[c % COLORS.length]));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 16, legendY + 10,
+                    escape(legend(ids.get(c)))));
+        }
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#666\" font-size=\"10\">%s</text>\n",
+                LEFT, HEIGHT - 10, escape(results.machine.processors() + " CPUs, " + results.machine.cpu() + ", Java "
+                        + System.getProperty("java.runtime.version") + ", Redis " + results.redisVersion)));
+        svg.append("</svg>\n");
+        return svg.toString();
+    }
+
+    private static String legend(String id) {
+        return switch (id) {
+            case "a" -> "(a) raw RRateLimiter";
+            case "b" -> "(b) @RateLimit proxy";
+            case "c" -> "(c) hand-rolled aspect";
+            case "d" -> "(d) bucket4j";
+            default -> "(" + id + ")";
+        };
+    }
+
+    private static double niceCeiling(double value) {
+        if (value <= 0 || Double.isNaN(value)) {
+            return 1;
+        }
+        double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
+        for (double step : new double[] { 1, 2, 2.5, 5, 10 }) {
+            if (step * magnitude >= value) {
+                return step * magnitude;
+            }
+        }
+        return 10 * magnitude;
+    }
+
+    private static String compact(double value) {
+        return value >= 10_000 ? String.format(Locale.ROOT, "%.1fk", value / 1_000) : String.format(Locale.ROOT, "%.0f", value);
+    }
+
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+}

@@ -1,0 +1,59 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+/** Reads what the harness reports about its Redis: command counters, CPU time and version. */
+record RedisProbe(String host, int port) {
+
+    CommandStats commandStats() {
+        try (RespClient client = new RespClient(host, port)) {
+            return CommandStats.read(client);
+        }
+    }
+
+    String version() {
+        String version = info("server", "redis_version");
+        return version == null ? "unknown" : version;
+    }
+
+    /**
+     * CPU time redis-server has used so far, from /proc (so only when it runs on this machine), or -1.
+     */
+    long cpuNanos() {
+        String pid = info("server", "process_id");
+        if (pid == null) {
+            return -1;
+        }
+        try (var tasks = Files.list(Path.of("/proc", pid, "task"))) {
+            long total = 0;
+            for (Path task : tasks.toList()) {
+                // the first field of schedstat: nanoseconds spent on a CPU
+                total += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split("\\s+")[0]);
+            }
+            return total;
+        }
+        catch (IOException | RuntimeException ex) {
+            return -1;
+        }
+    }
+
+    private String info(String section, String field) {
+        try (RespClient client = new RespClient(host, port)) {
+            for (String line : client.string("INFO", section).split("\r?\n")) {
+                if (line.startsWith(field + ":")) {
+                    return line.substring(field.length() + 1).trim();
+                }
+            }
+            return null;
+        }
+    }
+
+    MonitorSession monitor() {
+        return MonitorSession.start(host, port);
+    }
+}

@@ -1,0 +1,40 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** How long and how often the harness measures. */
+record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<Integer> threadCounts,
+        Duration flood, int monitoredDecisions, Path outputDirectory) {
+
+    static Settings parse(String... args) {
+        boolean quick = false;
+        Path output = Path.of("docs");
+        Integer rounds = null;
+        Duration run = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--output" -> output = Path.of(value(args, ++i, "--output"));
+                case "--rounds" -> rounds = Integer.parseInt(value(args, ++i, "--rounds"));
+                case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
+                default -> throw new IllegalArgumentException("Unknown argument " + args[i]
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>");
+            }
+        }
+        if (quick) {
+            return new Settings(true, rounds == null ? 1 : rounds, run == null ? Duration.ofMillis(300) : run,
+                    Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output);
+        }
+        return new Settings(false, rounds == null ? 8 : rounds, run == null ? Duration.ofSeconds(2) : run,
+                Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output);
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+}

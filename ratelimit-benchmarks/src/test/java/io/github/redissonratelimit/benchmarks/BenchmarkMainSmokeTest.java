@@ -1,0 +1,39 @@
+package io.github.redissonratelimit.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The harness end to end in quick mode: every contender runs and the report and chart are written. */
+class BenchmarkMainSmokeTest {
+
+    @Test
+    void quickRunWritesTheReportAndTheChart(@TempDir Path output) throws Exception {
+        Path report = BenchmarkMain.run(Settings.parse("--quick", "--output", output.toString()));
+
+        String markdown = Files.readString(report);
+        assertThat(markdown).contains("quick mode", "| CPUs (`nproc`) |", "| Redis | 7.");
+        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)" }) {
+            assertThat(markdown).contains("| 1 | " + contender + " |", "| 4 | " + contender + " |");
+        }
+        assertThat(markdown).contains("(b)/(a) ≥ 0.95", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.0",
+                "Script calls per allowed decision of (b): **1.0000**", "| on (default) |", "| off |",
+                "`interceptorWithLocalRejection`", "`springProxy`");
+        assertThat(markdown).doesNotContain("NaN");
+
+        String svg = Files.readString(output.resolve("benchmarks.svg"));
+        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j");
+        assertThat(svg.split("<rect ").length - 1).as("background, 8 bars, 4 legend boxes").isEqualTo(13);
+    }
+
+    @Test
+    void unknownArgumentsAreNamed() {
+        assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--fast"))
+                .withMessageContaining("Unknown argument --fast");
+    }
+}
