@@ -63,6 +63,9 @@ public final class BenchmarkMain {
 
                 for (Contender contender : contenders) {
                     log("warm-up " + contender.id());
+                    for (int user = 0; user < Users.COUNT; user++) {
+                        contender.decide(user); // first sight of each user's limiter is not part of the figures
+                    }
                     checked(contender, LoadRun.run(contender, 8, settings.warmup()));
                 }
                 for (Contender contender : contenders) {
@@ -228,12 +231,39 @@ public final class BenchmarkMain {
             return Stats.median(of(contender, threads).stream().map(Measured::redisCpuMicros).toList());
         }
 
-        double min(String contender, int threads) {
-            return of(contender, threads).stream().mapToDouble(Measured::perSecond).min().orElse(Double.NaN);
+        /** First quartile of the rounds' decisions per second. */
+        double lowerQuartile(String contender, int threads) {
+            return Stats.percentile(of(contender, threads).stream().map(Measured::perSecond).toList(), 0.25);
         }
 
-        double max(String contender, int threads) {
-            return of(contender, threads).stream().mapToDouble(Measured::perSecond).max().orElse(Double.NaN);
+        double upperQuartile(String contender, int threads) {
+            return Stats.percentile(of(contender, threads).stream().map(Measured::perSecond).toList(), 0.75);
+        }
+
+        /**
+         * Median over the rounds of {@code contender}'s throughput divided by {@code other}'s in the same round:
+         * the two ran back to back, so load from elsewhere on the machine mostly hits both alike.
+         */
+        double pairedRatio(String contender, String other, int threads) {
+            List<Measured> mine = of(contender, threads);
+            List<Measured> theirs = of(other, threads);
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
+                ratios.add(mine.get(round).perSecond() / theirs.get(round).perSecond());
+            }
+            return Stats.median(ratios);
+        }
+
+        /** The same for CPU time per decision, client and Redis together (lower is better). */
+        double pairedCpuRatio(String contender, String other, int threads) {
+            List<Measured> mine = of(contender, threads);
+            List<Measured> theirs = of(other, threads);
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
+                ratios.add((mine.get(round).clientCpuMicros() + mine.get(round).redisCpuMicros())
+                        / (theirs.get(round).clientCpuMicros() + theirs.get(round).redisCpuMicros()));
+            }
+            return Stats.median(ratios);
         }
 
         /** Over every throughput run of the contender. */

@@ -8,7 +8,7 @@ import io.github.redissonratelimit.benchmarks.BenchmarkMain.Results;
 
 /**
  * Draws the throughput table as an SVG: one group of bars per thread count, one bar per contender at its
- * median, with a whisker from the slowest to the fastest round.
+ * median, with a whisker over the middle half of the rounds (first to third quartile).
  */
 final class Chart {
 
@@ -29,7 +29,7 @@ final class Chart {
         double top = 0;
         for (String id : ids) {
             for (int threads : threadCounts) {
-                top = Math.max(top, results.max(id, threads));
+                top = Math.max(top, results.upperQuartile(id, threads));
             }
         }
         double scaleTop = niceCeiling(top);
@@ -41,7 +41,7 @@ final class Chart {
                 + "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", WIDTH, HEIGHT, WIDTH, HEIGHT));
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">"
-                + "Allowed decisions per second (median of %d rounds, whiskers: min–max)</text>\n", LEFT,
+                + "Allowed decisions per second (median of %d rounds, whiskers: quartiles)</text>\n", LEFT,
                 results.settings.rounds()));
 
         for (int tick = 0; tick <= 5; tick++) {
@@ -67,8 +67,8 @@ final class Chart {
                 svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                         + "fill=\"%s\"><title>(%s) %d threads: %,.0f/s</title></rect>\n", x + 2, y, barWidth - 4, height,
                         COLORS[c % COLORS.length], id, threads, median));
-                double low = TOP + plotHeight - plotHeight * results.min(id, threads) / scaleTop;
-                double high = TOP + plotHeight - plotHeight * results.max(id, threads) / scaleTop;
+                double low = TOP + plotHeight - plotHeight * results.lowerQuartile(id, threads) / scaleTop;
+                double high = TOP + plotHeight - plotHeight * results.upperQuartile(id, threads) / scaleTop;
                 double middle = x + barWidth / 2;
                 svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                         + "stroke=\"#333\"/>\n", middle, low, middle, high));

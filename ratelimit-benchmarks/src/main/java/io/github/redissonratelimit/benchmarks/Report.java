@@ -49,21 +49,24 @@ final class Report {
         md.append("CPU per decision: CPU time the harness JVM (callers, Redisson's I/O threads, JIT, GC) and "
                 + "redis-server used during the run, divided by its decisions; less sensitive to other load on the "
                 + "machine than decisions per second.\n\n");
-        md.append("| threads | contender | decisions/s (median) | min – max | p50 µs | p99 µs | client CPU µs per decision "
+        md.append("| threads | contender | decisions/s (median) | quartiles of the rounds | p50 µs | p99 µs | client CPU µs per decision "
                 + "| Redis CPU µs per decision |\n");
         md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int threads : settings.threadCounts()) {
             for (String id : results.contenders.keySet()) {
                 md.append(String.format(Locale.ROOT, "| %d | (%s) | %,.0f | %,.0f – %,.0f | %.0f | %.0f | %.1f | %.1f |\n",
-                        threads, id, results.medianPerSecond(id, threads), results.min(id, threads),
-                        results.max(id, threads), results.medianP50(id, threads), results.medianP99(id, threads),
+                        threads, id, results.medianPerSecond(id, threads), results.lowerQuartile(id, threads),
+                        results.upperQuartile(id, threads), results.medianP50(id, threads), results.medianP99(id, threads),
                         results.medianClientCpu(id, threads), results.medianRedisCpu(id, threads)));
             }
         }
         md.append("\n![decisions per second by contender and thread count](benchmarks.svg)\n\n");
 
         md.append("## Goals\n\n");
-        md.append("Ratios of median throughputs in this run.\n\n| goal |");
+        md.append("Throughput ratios, each the median over the rounds of the two contenders' throughputs in the same "
+                + "round (they ran back to back, so load from elsewhere on the machine mostly hits both alike). "
+                + "The CPU rows compare CPU time per decision (client + Redis; below 1 is cheaper), which load from "
+                + "elsewhere disturbs less.\n\n| goal |");
         settings.threadCounts().forEach(threads -> md.append(" ").append(threads).append(" thread")
                 .append(threads == 1 ? "" : "s").append(" |"));
         md.append("\n| --- |");
@@ -74,10 +77,16 @@ final class Report {
         ratioRow(md, results, "d", 1.0, "(b)/(d) ≥ 1.0");
         md.append("| reference: (a)/(c), what (b)/(c) is when (b) costs exactly a raw `tryAcquire` |");
         for (int threads : settings.threadCounts()) {
-            md.append(String.format(Locale.ROOT, " %.2f |",
-                    results.medianPerSecond("a", threads) / results.medianPerSecond("c", threads)));
+            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("a", "c", threads)));
         }
         md.append("\n");
+        for (String other : List.of("a", "c", "d")) {
+            md.append("| CPU per decision (b)/(").append(other).append(") |");
+            for (int threads : settings.threadCounts()) {
+                md.append(String.format(Locale.ROOT, " %.2f |", results.pairedCpuRatio("b", other, threads)));
+            }
+            md.append("\n");
+        }
         double scripts = results.scriptCallsPerDecision("b");
         MonitorSession.Commands ours = results.monitored.get("b");
         md.append(String.format(Locale.ROOT, "\nScript calls per allowed decision of (b): **%.4f** over all its runs "
@@ -141,7 +150,7 @@ final class Report {
     private static void ratioRow(StringBuilder md, Results results, String other, double goal, String label) {
         md.append("| ").append(label).append(" |");
         for (int threads : results.settings.threadCounts()) {
-            double ratio = results.medianPerSecond("b", threads) / results.medianPerSecond(other, threads);
+            double ratio = results.pairedRatio("b", other, threads);
             md.append(String.format(Locale.ROOT, " %.2f %s |", ratio, ratio >= goal ? "✔" : "✘"));
         }
         md.append("\n");

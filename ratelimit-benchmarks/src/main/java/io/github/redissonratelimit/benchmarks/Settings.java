@@ -27,7 +27,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
             return new Settings(true, rounds == null ? 1 : rounds, run == null ? Duration.ofMillis(300) : run,
                     Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output);
         }
-        return new Settings(false, rounds == null ? 8 : rounds, run == null ? Duration.ofSeconds(2) : run,
+        return new Settings(false, rounds == null ? 20 : rounds, run == null ? Duration.ofMillis(800) : run,
                 Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output);
     }
 

@@ -18,12 +18,19 @@ final class Stats {
     }
 
     static double median(List<Double> values) {
+        return percentile(values, 0.5);
+    }
+
+    /** Linear interpolation between the closest ranks; NaN when empty. */
+    static double percentile(List<Double> values, double quantile) {
         if (values.isEmpty()) {
             return Double.NaN;
         }
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        double position = quantile * (sorted.length - 1);
+        int below = (int) Math.floor(position);
+        int above = (int) Math.ceil(position);
+        return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
     }
 }

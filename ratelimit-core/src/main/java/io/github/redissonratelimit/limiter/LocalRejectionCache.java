@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Policy;
 
 /**
  * Answers a flood from memory: once Redis has rejected a limiter for {@code P} permits and said when
@@ -39,6 +40,7 @@ public final class LocalRejectionCache implements RateLimitBackend {
 
     private final RateLimitBackend delegate;
     private final Cache<String, Rejection> rejections;
+    private final Policy<String, Rejection> policy;
     private final Clock clock;
     private final LongAdder localRejections = new LongAdder();
 
@@ -60,11 +62,13 @@ public final class LocalRejectionCache implements RateLimitBackend {
                 .maximumSize(maxEntries)
                 .expireAfter(new UntilDeadline(clock))
                 .build();
+        this.policy = rejections.policy();
     }
 
     @Override
     public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-        Rejection known = rejections.getIfPresent(limiterName);
+        // quietly: the lookup runs on every call, and entries live too briefly for read recency to matter
+        Rejection known = policy.getIfPresentQuietly(limiterName);
         long now = clock.millis();
         if (known != null && permits >= known.permits() && now < known.untilMillis()) {
             localRejections.increment();
