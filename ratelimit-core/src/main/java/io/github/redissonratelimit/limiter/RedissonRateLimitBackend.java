@@ -39,10 +39,14 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     /*
      * Walks the grants (oldest first) until the permits they will return, added to the free ones,
      * cover the request; answers the milliseconds until that grant leaves the window. The member
-     * layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes.
+     * layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes. Rate and interval
+     * are the stored ones (the declared ones only when the config is gone): with on-config-change=keep
+     * they can differ, and RRateLimiter frees grants by the stored interval.
      */
     private static final String RETRY_AFTER_SCRIPT = """
-            local free = tonumber(redis.call('get', KEYS[1]) or ARGV[4])
+            local interval = tonumber(redis.call('hget', KEYS[3], 'interval') or ARGV[3])
+            local rate = tonumber(redis.call('hget', KEYS[3], 'rate') or ARGV[4])
+            local free = tonumber(redis.call('get', KEYS[1]) or rate)
             local needed = tonumber(ARGV[1])
             if free >= needed then return 0 end
             local grants = redis.call('zrange', KEYS[2], 0, needed - 1, 'withscores')
@@ -50,10 +54,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
               local _, permits = struct.unpack('Bc0I', grants[i])
               free = free + permits
               if free >= needed then
-                return tonumber(grants[i + 1]) + tonumber(ARGV[3]) - tonumber(ARGV[2])
+                return tonumber(grants[i + 1]) + interval - tonumber(ARGV[2])
               end
             end
-            return tonumber(ARGV[3])
+            return interval
             """;
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
@@ -157,7 +161,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
         List<Object> keys = List.of(
                 LimiterKeys.value(limiterName) + suffix,
-                LimiterKeys.permits(limiterName) + suffix);
+                LimiterKeys.permits(limiterName) + suffix,
+                limiterName);
         Long millis = redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_WRITE,
                 RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, keys,
                 permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate());

@@ -110,6 +110,21 @@ class ConfigChangeTest {
     }
 
     @Test
+    void keptConfigDecidesTheRetryAfter() {
+        // the old deployment limits 2 per second; the new one declares 2 per minute but keeps what Redis has
+        LimitSpec twoPerSecond = new LimitSpec(2, Duration.ofSeconds(1), RateLimitMode.OVERALL);
+        LimitSpec twoPerMinute = new LimitSpec(2, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, twoPerSecond, 2))
+                .isEqualTo(2);
+
+        Decision rejected = backend(ConfigChangePolicy.KEEP, Duration.ofHours(1)).tryAcquire(name, twoPerMinute, 1);
+
+        // RRateLimiter frees the grants after the stored second, not the declared minute
+        assertThat(rejected.allowed()).isFalse();
+        assertThat(rejected.retryAfter()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
     void aChangedKeyTtlIsApplied() {
         oldDeploymentUsesThree();
 
