@@ -6,7 +6,10 @@ import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 
-/** (a) The floor: one {@link RRateLimiter} per user, configured once, then {@code tryAcquire()} per call. */
+/**
+ * (a) The floor: one {@link RRateLimiter} per user, configured once (with the same key TTL as (b)'s
+ * default, so that both scripts do the same work in Redis), then {@code tryAcquire()} per call.
+ */
 final class RawRateLimiterContender implements Contender {
 
     private final RRateLimiter[] limiters = new RRateLimiter[Users.COUNT];
@@ -14,7 +17,7 @@ final class RawRateLimiterContender implements Contender {
     RawRateLimiterContender(RedissonClient redisson) {
         for (int user = 0; user < Users.COUNT; user++) {
             RRateLimiter limiter = redisson.getRateLimiter("raw:{" + Users.id(user) + "}");
-            limiter.trySetRate(RateType.OVERALL, Limits.GENEROUS_RATE, Duration.ofSeconds(1));
+            limiter.trySetRate(RateType.OVERALL, Limits.GENEROUS_RATE, Duration.ofSeconds(1), Limits.KEY_TTL);
             limiters[user] = limiter;
         }
     }
@@ -26,7 +29,8 @@ final class RawRateLimiterContender implements Contender {
 
     @Override
     public String description() {
-        return "raw `RRateLimiter.tryAcquire()` (limiter objects created and configured once)";
+        return "raw `RRateLimiter.tryAcquire()` (limiter objects created and configured once, keep-alive "
+                + Limits.KEY_TTL.toMinutes() + " min like (b)'s default `ratelimit.key-ttl`)";
     }
 
     @Override
