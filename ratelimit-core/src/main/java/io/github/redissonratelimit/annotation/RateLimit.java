@@ -81,4 +81,11 @@ public @interface RateLimit {
 
     /** Message of the exception, and {@code detail} of the HTTP 429 problem response. */
     String message() default "Too many requests";
+
+    /**
+     * What the call does when Redis gives no decision in time: {@link BackendErrorPolicy#ALLOW} runs it,
+     * {@link BackendErrorPolicy#DENY} refuses it (HTTP 503); {@link BackendErrorPolicy#DEFAULT} follows
+     * {@code ratelimit.on-backend-error}.
+     */
+    BackendErrorPolicy onBackendError() default BackendErrorPolicy.DEFAULT;
 }

@@ -2,6 +2,10 @@ package io.github.redissonratelimit.limiter;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -95,6 +99,99 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             allowed = limiter.tryAcquire(permits);
         }
         return allowed ? Decision.allow() : Decision.reject(retryAfter(limiterName, spec, permits));
+    }
+
+    /**
+     * The same commands as {@link #tryAcquire}, without blocking. Cancelling the returned future
+     * cancels the Redis command in flight, so that a command Redisson still retries after the caller
+     * gave up is not sent once Redis is back.
+     */
+    @Override
+    public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+        CancellableChain<Decision> chain = new CancellableChain<>();
+        RRateLimiter limiter = redisson.getRateLimiter(limiterName);
+        CompletionStage<Void> ready = initialized.getIfPresent(limiterName) == null
+                ? initializeAsync(limiterName, limiter, spec, chain) : CompletableFuture.completedFuture(null);
+        ready.thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits)))
+                .handle((allowed, ex) -> ex == null || !isNotInitialized(ex)
+                        ? (ex == null ? CompletableFuture.completedFuture(allowed)
+                                : CompletableFuture.<Boolean>failedFuture(unwrap(ex)))
+                        : initializeAsync(limiterName, limiter, spec, chain)
+                                .thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits))))
+                .thenCompose(acquired -> acquired)
+                .thenCompose(allowed -> allowed ? CompletableFuture.completedFuture(Decision.allow())
+                        : retryAfterAsync(limiterName, spec, permits, chain).thenApply(Decision::reject))
+                .whenComplete(chain::complete);
+        return chain.result();
+    }
+
+    /** Like {@link #initialize}; a config that differs is reconciled off Redisson's threads (it blocks). */
+    private CompletionStage<Void> initializeAsync(String limiterName, RRateLimiter limiter, LimitSpec spec,
+            CancellableChain<?> chain) {
+        Duration keepAlive = options.keepAlive(spec.interval());
+        StoredConfig declared = new StoredConfig(spec.rate(), spec.interval().toMillis(), rateType(spec.mode()),
+                keepAlive.toMillis());
+        return chain.step(limiter.trySetRateAsync(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive))
+                .thenCompose(created -> created ? CompletableFuture.<Void>completedFuture(null)
+                        : chain.step(redisson.<String, String>getMap(limiterName, StringCodec.INSTANCE).readAllMapAsync())
+                                .thenCompose(hash -> declared.equals(StoredConfig.parse(hash))
+                                        ? CompletableFuture.<Void>completedFuture(null)
+                                        : CompletableFuture.runAsync(() -> reconcile(limiterName, limiter, spec, keepAlive))))
+                .thenRun(() -> initialized.put(limiterName, Boolean.TRUE));
+    }
+
+    private CompletionStage<Duration> retryAfterAsync(String limiterName, LimitSpec spec, long permits,
+            CancellableChain<?> chain) {
+        return chain.step(redisson.getScript(LongCodec.INSTANCE).<Long>evalAsync(limiterName,
+                RScript.Mode.READ_WRITE, RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, retryAfterKeys(limiterName, spec),
+                permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate()))
+                .thenApply(millis -> Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis)));
+    }
+
+    private List<Object> retryAfterKeys(String limiterName, LimitSpec spec) {
+        String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
+        return List.of(LimiterKeys.value(limiterName) + suffix, LimiterKeys.permits(limiterName) + suffix, limiterName);
+    }
+
+    private static Throwable unwrap(Throwable ex) {
+        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
+    }
+
+    /** The caller's future, and the Redis command it currently waits for (cancelled with it). */
+    private static final class CancellableChain<T> {
+
+        private final CompletableFuture<T> result = new CompletableFuture<>();
+        private volatile Future<?> current;
+
+        CancellableChain() {
+            result.whenComplete((value, ex) -> {
+                Future<?> inFlight = current;
+                if (result.isCancelled() && inFlight != null) {
+                    inFlight.cancel(false);
+                }
+            });
+        }
+
+        <R> CompletionStage<R> step(CompletionStage<R> command) {
+            current = command.toCompletableFuture();
+            if (result.isCancelled()) {
+                current.cancel(false);
+            }
+            return command;
+        }
+
+        void complete(T value, Throwable ex) {
+            if (ex == null) {
+                result.complete(value);
+            }
+            else {
+                result.completeExceptionally(unwrap(ex));
+            }
+        }
+
+        CompletableFuture<T> result() {
+            return result;
+        }
     }
 
     private void initialize(String limiterName, RRateLimiter limiter, LimitSpec spec) {

@@ -22,6 +22,7 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
 
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.KeyExpression;
@@ -176,7 +177,7 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         String name = declaredName.isEmpty() ? defaultName : declaredName;
         return new RateLimitOperation(description, name, key, new LimitSpec(rate.value(), interval.value(), mode.value()),
                 permits.value(), annotation.getString("message"), declaredName.isEmpty() ? null : declaredName,
-                values.source());
+                values.source(), annotation.getEnum("onBackendError", BackendErrorPolicy.class));
     }
 
     private static Long positive(long value) {

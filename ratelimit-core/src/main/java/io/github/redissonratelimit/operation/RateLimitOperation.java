@@ -2,6 +2,7 @@ package io.github.redissonratelimit.operation;
 
 import java.util.Objects;
 
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.KeyExpression;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
@@ -19,6 +20,7 @@ public final class RateLimitOperation {
     private final String message;
     private final String policyName;
     private final String source;
+    private final BackendErrorPolicy backendErrorPolicy;
 
     public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
             String message) {
@@ -27,6 +29,12 @@ public final class RateLimitOperation {
 
     public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
             String message, String policyName, String source) {
+        this(method, name, key, spec, permits, message, policyName, source, BackendErrorPolicy.DEFAULT);
+    }
+
+    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
+            String message, String policyName, String source, BackendErrorPolicy backendErrorPolicy) {
+        this.backendErrorPolicy = Objects.requireNonNull(backendErrorPolicy, "backendErrorPolicy");
         this.method = Objects.requireNonNull(method, "method");
         this.name = Objects.requireNonNull(name, "name");
         this.key = key;
@@ -72,6 +80,11 @@ public final class RateLimitOperation {
 
     public String message() {
         return message;
+    }
+
+    /** What the call does when Redis gives no decision; {@code DEFAULT} defers to the interceptor's default. */
+    public BackendErrorPolicy backendErrorPolicy() {
+        return backendErrorPolicy;
     }
 
     /** The logical key of one call: the evaluated expression, or {@link #name()} without one. */

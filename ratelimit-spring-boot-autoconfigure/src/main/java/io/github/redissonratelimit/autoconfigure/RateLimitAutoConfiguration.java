@@ -11,10 +11,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
+import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
@@ -27,6 +29,8 @@ import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
+import io.github.redissonratelimit.resilience.BackendFailureListener;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
@@ -92,9 +96,13 @@ public final class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
-        RateLimitBackend redis = new RedissonRateLimitBackend(redissonClient, new BackendOptions(
-                properties.getKnownLimiters(), properties.getKeyTtl(), properties.getOnConfigChange()));
+    RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties,
+            ObjectProvider<BackendFailureListener> backendFailureListeners) {
+        // the deadline and circuit breaker bound what Redis costs; the flood shortcut, outermost, costs no Redis call
+        RateLimitBackend redis = new ResilientRateLimitBackend(new RedissonRateLimitBackend(redissonClient,
+                new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(), properties.getOnConfigChange())),
+                properties.getBackendTimeout(), properties.getCircuitBreaker().getFailureThreshold(),
+                properties.getCircuitBreaker().getOpenDuration(), backendFailureListeners.orderedStream().toList());
         RateLimitProperties.LocalRejection localRejection = properties.getLocalRejection();
         return localRejection.isEnabled() ? new LocalRejectionCache(redis, localRejection.getMaxEntries()) : redis;
     }
@@ -102,8 +110,11 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend) {
-        return new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming, rateLimitBackend);
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, RateLimitProperties properties) {
+        RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
+                rateLimitBackend);
+        interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
+        return interceptor;
     }
 
     @Bean
@@ -114,5 +125,16 @@ public final class RateLimitAutoConfiguration {
         RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
         advisor.setOrder(properties.getOrder());
         return advisor;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+    static class BackendMetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        RateLimitBackendMetrics rateLimitBackendMetrics(ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meterRegistry) {
+            return new RateLimitBackendMetrics(meterRegistry);
+        }
     }
 }

@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
@@ -81,6 +82,30 @@ public class RateLimitProperties implements Validator {
      * Rejecting floods from memory.
      */
     private final LocalRejection localRejection = new LocalRejection();
+
+    /**
+     * What a limit does when Redis gives no decision within backend-timeout (it is down, slow, or skipped
+     * after repeated failures): 'allow' runs the call (fail open), 'deny' refuses it with HTTP 503 (see
+     * deny-status). @RateLimit(onBackendError = ...) overrides it per limit.
+     */
+    private BackendErrorPolicy onBackendError = BackendErrorPolicy.ALLOW;
+
+    /**
+     * Longest a rate limit decision waits for Redis, whatever Redisson's own timeouts and retries are: a
+     * Redis outage adds at most this to a call.
+     */
+    private Duration backendTimeout = Duration.ofMillis(100);
+
+    /**
+     * HTTP status of a call refused because Redis gave no decision (on-backend-error 'deny'): 503 (Service
+     * Unavailable) or, to look like a rejection to clients, 429 (Too Many Requests).
+     */
+    private int denyStatus = 503;
+
+    /**
+     * After repeated failures Redis is skipped for a short while instead of making every call wait for it.
+     */
+    private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
     public boolean isEnabled() {
         return enabled;
@@ -167,6 +192,46 @@ public class RateLimitProperties implements Validator {
 
     public void setKeyTtl(Duration keyTtl) {
         this.keyTtl = keyTtl;
+    }
+
+    public BackendErrorPolicy getOnBackendError() {
+        return onBackendError;
+    }
+
+    public void setOnBackendError(BackendErrorPolicy onBackendError) {
+        if (onBackendError == null || onBackendError == BackendErrorPolicy.DEFAULT) {
+            throw new IllegalArgumentException("ratelimit.on-backend-error must be 'allow' or 'deny' but was '"
+                    + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'");
+        }
+        this.onBackendError = onBackendError;
+    }
+
+    public Duration getBackendTimeout() {
+        return backendTimeout;
+    }
+
+    public void setBackendTimeout(Duration backendTimeout) {
+        if (backendTimeout == null || backendTimeout.isNegative() || backendTimeout.isZero()) {
+            throw new IllegalArgumentException("ratelimit.backend-timeout must be positive, e.g. 100ms, but was "
+                    + backendTimeout);
+        }
+        this.backendTimeout = backendTimeout;
+    }
+
+    public int getDenyStatus() {
+        return denyStatus;
+    }
+
+    public void setDenyStatus(int denyStatus) {
+        if (denyStatus < 400 || denyStatus > 599) {
+            throw new IllegalArgumentException("ratelimit.deny-status must be an HTTP error status such as 503 or 429 "
+                    + "but was " + denyStatus);
+        }
+        this.denyStatus = denyStatus;
+    }
+
+    public CircuitBreaker getCircuitBreaker() {
+        return circuitBreaker;
     }
 
     @Override
@@ -316,6 +381,45 @@ public class RateLimitProperties implements Validator {
                         + maxEntries + "; to turn local rejection off set ratelimit.local-rejection.enabled=false");
             }
             this.maxEntries = maxEntries;
+        }
+    }
+
+    /** When Redis is skipped after failures, and for how long. */
+    public static class CircuitBreaker {
+
+        /**
+         * Consecutive failed or timed-out decisions after which Redis is skipped for open-duration.
+         */
+        private int failureThreshold = 5;
+
+        /**
+         * How long Redis is skipped once failure-threshold is reached; then one call probes it, and its
+         * success resumes normal limiting.
+         */
+        private Duration openDuration = Duration.ofSeconds(1);
+
+        public int getFailureThreshold() {
+            return failureThreshold;
+        }
+
+        public void setFailureThreshold(int failureThreshold) {
+            if (failureThreshold < 1) {
+                throw new IllegalArgumentException("ratelimit.circuit-breaker.failure-threshold must be at least 1 but was "
+                        + failureThreshold);
+            }
+            this.failureThreshold = failureThreshold;
+        }
+
+        public Duration getOpenDuration() {
+            return openDuration;
+        }
+
+        public void setOpenDuration(Duration openDuration) {
+            if (openDuration == null || openDuration.isNegative() || openDuration.isZero()) {
+                throw new IllegalArgumentException("ratelimit.circuit-breaker.open-duration must be positive, e.g. 1s, "
+                        + "but was " + openDuration);
+            }
+            this.openDuration = openDuration;
         }
     }
 }

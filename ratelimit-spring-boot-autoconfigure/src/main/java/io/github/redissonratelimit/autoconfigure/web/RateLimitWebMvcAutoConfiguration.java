@@ -6,10 +6,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.servlet.DispatcherServlet;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 
 /**
@@ -24,7 +26,7 @@ public final class RateLimitWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitProblemHandler rateLimitProblemHandler() {
-        return new RateLimitProblemHandler();
+    RateLimitProblemHandler rateLimitProblemHandler(RateLimitProperties properties) {
+        return new RateLimitProblemHandler(HttpStatusCode.valueOf(properties.getDenyStatus()));
     }
 }

@@ -1,0 +1,59 @@
+package io.github.redissonratelimit;
+
+import java.time.Duration;
+
+/**
+ * No rate limit decision could be made because Redis did not answer in time, failed, or is being
+ * skipped after repeated failures; thrown for limits whose policy is
+ * {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#DENY DENY}. In Spring MVC it
+ * becomes HTTP 503 (or the status set in {@code ratelimit.deny-status}) with {@code Retry-After}.
+ */
+public class RateLimitBackendUnavailableException extends RuntimeException {
+
+    /** Why there is no decision. */
+    public enum Reason {
+
+        /** Redis did not answer within {@code ratelimit.backend-timeout}. */
+        TIMEOUT,
+
+        /** Redis or the connection to it failed. */
+        ERROR,
+
+        /** Redis is skipped for a short while after repeated failures (the circuit is open). */
+        CIRCUIT_OPEN,
+
+        /** The waiting thread was interrupted. */
+        INTERRUPTED
+    }
+
+    private final String limiterName;
+    private final Reason reason;
+    private final Duration retryAfter;
+
+    public RateLimitBackendUnavailableException(String limiterName, Reason reason, Duration retryAfter,
+            String detail, Throwable cause) {
+        super("No rate limit decision for " + limiterName + ": " + detail, cause);
+        this.limiterName = limiterName;
+        this.reason = reason;
+        this.retryAfter = retryAfter;
+    }
+
+    /** The RRateLimiter name in Redis, e.g. {@code rate_limit:{order:submit:42}}. */
+    public String getLimiterName() {
+        return limiterName;
+    }
+
+    public Reason getReason() {
+        return reason;
+    }
+
+    /** When Redis will be tried again (the rest of the back-off), at least one second. */
+    public Duration getRetryAfter() {
+        return retryAfter;
+    }
+
+    /** {@link #getRetryAfter()} rounded up to whole seconds, at least 1: the HTTP {@code Retry-After} value. */
+    public long getRetryAfterSeconds() {
+        return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    }
+}

@@ -1,0 +1,222 @@
+package io.github.redissonratelimit.resilience;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+
+/**
+ * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout},
+ * whatever Redisson's own timeouts and retries are (the delegate's asynchronous call is awaited for
+ * that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
+ * do not touch Redis at all until a probe finds it back.
+ *
+ * <p>A call without a decision throws {@link RateLimitBackendUnavailableException}; what it then
+ * means (run the method anyway, or refuse it) is the caller's policy, see
+ * {@link io.github.redissonratelimit.annotation.BackendErrorPolicy}. Only backend failures are handled
+ * this way (see {@link BackendErrors}); every other exception reaches the caller unchanged.
+ *
+ * <p>A command that Redis runs after its caller gave up (e.g. a late answer) may still take a permit.
+ */
+public final class ResilientRateLimitBackend implements RateLimitBackend {
+
+    private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
+    private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final RateLimitBackend delegate;
+    private final Duration timeout;
+    private final CircuitBreaker circuitBreaker;
+    private final List<BackendFailureListener> listeners;
+    private final LongAdder failures = new LongAdder();
+    private final LongAdder skipped = new LongAdder();
+    private volatile Throwable lastFailure;
+
+    /**
+     * @param timeout the longest a decision may take
+     * @param failureThreshold consecutive failures that open the circuit
+     * @param openDuration how long an open circuit skips Redis before probing it again
+     */
+    public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
+            Duration openDuration, List<? extends BackendFailureListener> listeners) {
+        this.delegate = Objects.requireNonNull(delegate, "delegate");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive but was " + timeout);
+        }
+        this.timeout = timeout;
+        this.listeners = List.copyOf(listeners);
+        this.circuitBreaker = new CircuitBreaker(failureThreshold, openDuration, this::stateChanged);
+    }
+
+    public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
+            Duration openDuration) {
+        this(delegate, timeout, failureThreshold, openDuration, List.of());
+    }
+
+    @Override
+    public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+        CompletableFuture<Decision> pending = start(limiterName, spec, permits);
+        Decision decision = null;
+        Throwable error = null;
+        try {
+            decision = pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        catch (TimeoutException ex) {
+            error = ex;
+        }
+        catch (ExecutionException ex) {
+            error = ex.getCause();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            pending.cancel(false);
+            circuitBreaker.onInconclusive();
+            throw new RateLimitBackendUnavailableException(limiterName, Reason.INTERRUPTED, MIN_RETRY_AFTER,
+                    "interrupted while waiting for Redis", ex);
+        }
+        return settle(limiterName, pending, decision, error);
+    }
+
+    /** Like {@link #tryAcquire}; the future fails with the same exceptions (never a raw timeout). */
+    @Override
+    public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+        CompletableFuture<Decision> pending;
+        try {
+            pending = start(limiterName, spec, permits);
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+                .handle((decision, error) -> settle(limiterName, pending, decision, unwrap(error)));
+    }
+
+    private CompletableFuture<Decision> start(String limiterName, LimitSpec spec, long permits) {
+        if (!circuitBreaker.tryAcquirePermission()) {
+            skipped.increment();
+            listeners.forEach(listener -> listener.onSkipped(limiterName));
+            Duration retryAfter = circuitBreaker.remainingOpenDuration();
+            throw new RateLimitBackendUnavailableException(limiterName, Reason.CIRCUIT_OPEN,
+                    max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for " + retryAfter.toMillis()
+                            + "ms more after repeated failures", lastFailure);
+        }
+        try {
+            return delegate.tryAcquireAsync(limiterName, spec, permits).toCompletableFuture();
+        }
+        catch (RuntimeException | Error ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    private Decision settle(String limiterName, CompletableFuture<Decision> pending, Decision decision,
+            Throwable error) {
+        if (error == null) {
+            circuitBreaker.onSuccess();
+            return decision;
+        }
+        if (!BackendErrors.isBackendError(error)) {
+            circuitBreaker.onInconclusive();
+            throw rethrow(error);
+        }
+        boolean timedOut = error instanceof TimeoutException;
+        if (timedOut) {
+            pending.cancel(false);
+        }
+        failures.increment();
+        lastFailure = error;
+        listeners.forEach(listener -> listener.onFailure(limiterName, error));
+        if (logger.isDebugEnabled()) {
+            logger.debug("No rate limit decision for " + limiterName + ": " + describe(error));
+        }
+        circuitBreaker.onFailure();
+        return failed(limiterName, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
+    }
+
+    private Decision failed(String limiterName, Reason reason, Throwable error) {
+        throw new RateLimitBackendUnavailableException(limiterName, reason,
+                max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
+                reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
+                        : describe(error), error);
+    }
+
+    private void stateChanged(State from, State to) {
+        if (to == State.OPEN && from == State.CLOSED) {
+            logger.warn("Redis failed " + circuitBreaker.failureThreshold() + " rate limit decisions in a row (last: "
+                    + describe(lastFailure) + "); skipping Redis for " + circuitBreaker.openDuration().toMillis()
+                    + "ms at a time until it answers again. Meanwhile each limit applies its on-backend-error "
+                    + "policy (allow or deny).");
+        }
+        else if (to == State.CLOSED) {
+            logger.info("Redis answers rate limit decisions again; limits apply normally.");
+        }
+        else if (logger.isDebugEnabled()) {
+            logger.debug("Rate limit circuit " + from + " -> " + to);
+        }
+        listeners.forEach(listener -> listener.onStateChange(from, to));
+    }
+
+    /** The circuit's state: {@code CLOSED} while Redis answers. */
+    public State getState() {
+        return circuitBreaker.state();
+    }
+
+    /** Decisions that failed or timed out since start. */
+    public long getFailureCount() {
+        return failures.sum();
+    }
+
+    /** Calls that did not go to Redis because the circuit was open, since start. */
+    public long getSkippedCount() {
+        return skipped.sum();
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public RateLimitBackend getDelegate() {
+        return delegate;
+    }
+
+    private static String describe(Throwable error) {
+        if (error == null) {
+            return "none";
+        }
+        if (error instanceof TimeoutException) {
+            return "no answer within the deadline";
+        }
+        return error.getClass().getSimpleName() + ": " + error.getMessage();
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static RuntimeException rethrow(Throwable error) {
+        if (error instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (error instanceof Error fatal) {
+            throw fatal;
+        }
+        throw new IllegalStateException(error);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+}

@@ -1,0 +1,183 @@
+package io.github.redissonratelimit.resilience;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import org.junit.jupiter.api.Test;
+import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisException;
+
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+
+/** The decorator's logic against scripted backends; {@link RedisOutageTest} runs it against a real Redis. */
+class ResilientRateLimitBackendTest {
+
+    private static final LimitSpec SPEC = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+    private static final Duration DEADLINE = Duration.ofMillis(50);
+
+    private final List<CompletableFuture<Decision>> issued = new CopyOnWriteArrayList<>();
+    private final AtomicInteger calls = new AtomicInteger();
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    private final BackendFailureListener listener = new BackendFailureListener() {
+        @Override
+        public void onFailure(String limiterName, Throwable error) {
+            events.add("failure " + error.getClass().getSimpleName());
+        }
+
+        @Override
+        public void onSkipped(String limiterName) {
+            events.add("skipped");
+        }
+
+        @Override
+        public void onStateChange(State from, State to) {
+            events.add(from + "->" + to);
+        }
+    };
+
+    /** A backend whose every answer comes from {@code answers}. */
+    private RateLimitBackend backend(Supplier<CompletableFuture<Decision>> answers) {
+        return new RateLimitBackend() {
+            @Override
+            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+                throw new AssertionError("the decorator must use the asynchronous call");
+            }
+
+            @Override
+            public CompletionStage<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+                calls.incrementAndGet();
+                CompletableFuture<Decision> answer = answers.get();
+                issued.add(answer);
+                return answer;
+            }
+        };
+    }
+
+    private ResilientRateLimitBackend resilient(Supplier<CompletableFuture<Decision>> answers) {
+        return new ResilientRateLimitBackend(backend(answers), DEADLINE, 3, Duration.ofMinutes(1), List.of(listener));
+    }
+
+    @Test
+    void passesDecisionsThrough() {
+        ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.completedFuture(
+                Decision.reject(Duration.ofSeconds(7))));
+
+        assertThat(backend.tryAcquire("rl:{k}", SPEC, 1)).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
+        assertThat(backend.tryAcquireAsync("rl:{k}", SPEC, 1).join()).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
+        assertThat(backend.getFailureCount()).isZero();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void anUnansweredCallEndsAtTheDeadlineAndIsCancelled() {
+        ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
+
+        assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class, ex -> {
+                    assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT);
+                    assertThat(ex.getLimiterName()).isEqualTo("rl:{k}");
+                    assertThat(ex.getMessage()).contains("within 50ms");
+                    assertThat(ex.getRetryAfterSeconds()).isEqualTo(1);
+                });
+        assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
+        assertThat(backend.getFailureCount()).isEqualTo(1);
+        assertThat(events).containsExactly("failure TimeoutException");
+    }
+
+    @Test
+    void theAsynchronousCallHasTheSameDeadline() {
+        ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
+
+        assertThatThrownBy(() -> backend.tryAcquireAsync("rl:{k}", SPEC, 1).join())
+                .isInstanceOf(CompletionException.class)
+                .cause().isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+        assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
+    }
+
+    @Test
+    void repeatedFailuresOpenTheCircuitAndLaterCallsSkipTheBackend() {
+        ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.failedFuture(
+                new RedisConnectionException("Unable to connect to Redis server")));
+
+        List<Reason> reasons = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            try {
+                backend.tryAcquire("rl:{k}", SPEC, 1);
+            }
+            catch (RateLimitBackendUnavailableException ex) {
+                reasons.add(ex.getReason());
+                if (ex.getReason() == Reason.CIRCUIT_OPEN) {
+                    assertThat(ex.getCause()).isInstanceOf(RedisConnectionException.class);
+                    assertThat(ex.getRetryAfterSeconds()).isBetween(59L, 60L);
+                }
+            }
+        }
+
+        assertThat(reasons).hasSize(10).startsWith(Reason.ERROR, Reason.ERROR, Reason.ERROR)
+                .endsWith(Reason.CIRCUIT_OPEN, Reason.CIRCUIT_OPEN);
+        assertThat(calls).hasValue(3);
+        assertThat(backend.getState()).isEqualTo(State.OPEN);
+        assertThat(backend.getFailureCount()).isEqualTo(3);
+        assertThat(backend.getSkippedCount()).isEqualTo(7);
+        assertThat(events).startsWith("failure RedisConnectionException", "failure RedisConnectionException",
+                "failure RedisConnectionException", "CLOSED->OPEN", "skipped").hasSize(11);
+    }
+
+    @Test
+    void errorsThatAreNotOutagesReachTheCallerUnchangedAndDoNotCount() {
+        IllegalStateException bug = new IllegalStateException("bug");
+        RedisException scriptError = new RedisException("ERR user_script:1: Requested permits amount cannot exceed "
+                + "defined rate script: 0123, on @user_script:1.. channel: [id: 0x1]");
+        List<RuntimeException> failures = List.of(bug, scriptError);
+        AtomicInteger next = new AtomicInteger();
+        ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.failedFuture(
+                failures.get(next.getAndIncrement() % 2)));
+
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1)).isSameAs(bug);
+            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1)).isSameAs(scriptError);
+        }
+        assertThat(backend.getState()).isEqualTo(State.CLOSED);
+        assertThat(backend.getFailureCount()).isZero();
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aBackendThatThrowsInsteadOfFailingItsFutureIsHandledAlike() {
+        RateLimitBackend throwing = new RateLimitBackend() {
+            @Override
+            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+                throw new RedisConnectionException("refused");
+            }
+        };
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(throwing, DEADLINE, 3, Duration.ofSeconds(1));
+
+        assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.ERROR));
+    }
+
+    @Test
+    void rejectsANonPositiveDeadline() {
+        assertThatThrownBy(() -> new ResilientRateLimitBackend(backend(CompletableFuture::new), Duration.ZERO, 3,
+                Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+    }
+}

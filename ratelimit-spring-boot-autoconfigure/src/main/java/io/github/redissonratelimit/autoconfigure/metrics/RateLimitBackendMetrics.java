@@ -1,0 +1,75 @@
+package io.github.redissonratelimit.autoconfigure.metrics;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+
+import io.github.redissonratelimit.resilience.BackendFailureListener;
+import io.github.redissonratelimit.resilience.CircuitBreaker;
+
+/**
+ * Counts what Redis outages cost: {@code ratelimit.backend.failures} (decisions Redis failed or did not
+ * give in time, tagged with the exception), {@code ratelimit.backend.skipped} (calls that did not try
+ * Redis because the circuit was open) and the gauge {@code ratelimit.backend.circuit.open} (1 while Redis
+ * is skipped or probed, else 0). The registry is looked up on first use, so that this listener can be
+ * created before the application's {@link MeterRegistry}.
+ */
+public final class RateLimitBackendMetrics implements BackendFailureListener {
+
+    private final ObjectProvider<MeterRegistry> registries;
+    private final AtomicInteger open = new AtomicInteger();
+    private volatile MeterRegistry registry;
+
+    public RateLimitBackendMetrics(ObjectProvider<MeterRegistry> registries) {
+        this.registries = registries;
+    }
+
+    @Override
+    public void onFailure(String limiterName, Throwable error) {
+        MeterRegistry meters = registry();
+        if (meters != null) {
+            Counter.builder("ratelimit.backend.failures")
+                    .description("Rate limit decisions that Redis failed or did not give within the deadline")
+                    .tag("exception", error.getClass().getSimpleName())
+                    .register(meters).increment();
+        }
+    }
+
+    @Override
+    public void onSkipped(String limiterName) {
+        MeterRegistry meters = registry();
+        if (meters != null) {
+            Counter.builder("ratelimit.backend.skipped")
+                    .description("Rate limited calls that did not try Redis because it failed repeatedly")
+                    .register(meters).increment();
+        }
+    }
+
+    @Override
+    public void onStateChange(CircuitBreaker.State from, CircuitBreaker.State to) {
+        open.set(to == CircuitBreaker.State.CLOSED ? 0 : 1);
+        registry();
+    }
+
+    private MeterRegistry registry() {
+        MeterRegistry current = registry;
+        if (current == null) {
+            synchronized (this) {
+                current = registry;
+                if (current == null) {
+                    current = registries.getIfUnique();
+                    if (current != null) {
+                        Gauge.builder("ratelimit.backend.circuit.open", open, AtomicInteger::get)
+                                .description("1 while Redis is skipped after repeated failures, else 0")
+                                .register(current);
+                        registry = current;
+                    }
+                }
+            }
+        }
+        return current;
+    }
+}
