@@ -48,6 +48,13 @@ public final class CommandStats {
         return total;
     }
 
+    /** The calls of this and {@code other} together (several nodes of a cluster). */
+    public CommandStats plus(CommandStats other) {
+        Map<String, Long> sum = new HashMap<>(calls);
+        other.calls.forEach((command, count) -> sum.merge(command, count, Long::sum));
+        return new CommandStats(sum);
+    }
+
     /** Calls of each command since {@code before}. */
     public CommandStats minus(CommandStats before) {
         Map<String, Long> delta = new HashMap<>();

@@ -57,6 +57,26 @@ public final class RespClient implements Closeable {
         }
     }
 
+    /** Reads the next reply without sending anything: the stream of {@code MONITOR} or {@code SUBSCRIBE}. */
+    public Object receive() {
+        try {
+            return read();
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException("Reading from Redis failed", ex);
+        }
+    }
+
+    /** How long {@link #receive()} and replies may take before failing; the default is 10 seconds. */
+    public void setReadTimeout(java.time.Duration timeout) {
+        try {
+            socket.setSoTimeout((int) timeout.toMillis());
+        }
+        catch (java.net.SocketException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
     public String string(String... args) {
         Object reply = command(args);
         return reply == null ? null : reply.toString();
