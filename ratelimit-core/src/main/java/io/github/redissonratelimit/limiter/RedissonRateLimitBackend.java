@@ -33,16 +33,23 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  * limiter name it writes the config if absent ({@code trySetRate}, with the key TTL as keep-alive);
  * when a config was already there it reads it once and, if it differs from the declared one, applies
  * the {@link ConfigChangePolicy}. The same happens again when Redis reports the limiter as not
- * initialized (its keys expired or were deleted). A rejection costs one more read, to learn when the
- * permits come back.
+ * initialized (its keys expired or were deleted). A rejection costs one more script call, to learn when
+ * the permits come back; it also repairs a free permits counter that was lost and re-created too high
+ * (see {@code docs/operations.md}).
  */
 public final class RedissonRateLimitBackend implements RateLimitBackend {
 
     static final String NOT_INITIALIZED = "RateLimiter is not initialized";
 
     /*
-     * Walks the grants (oldest first) until the permits they will return, added to the free ones,
-     * cover the request; answers the milliseconds until that grant leaves the window. The member
+     * Runs on a rejection. First it checks RRateLimiter's invariant, free permits + permits held by the
+     * grants in the ZSET = rate: when the free permits counter was lost (failover, eviction, DEL),
+     * RRateLimiter re-creates it full although the grants are still there, and under steady demand its own
+     * correction never fires, so twice the rate would be granted from then on. A counter found too high is
+     * set back to rate - held (possibly negative), which makes the limiter exact again. The cheap test
+     * (ZCARD <= held, as every grant holds at least one permit) keeps the full recount off the normal path.
+     * Then it walks the grants (oldest first) until the permits they will return, added to the free ones,
+     * cover the request, and answers the milliseconds until that grant leaves the window. The member
      * layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes. Rate and interval
      * are the stored ones (the declared ones only when the config is gone): with on-config-change=keep
      * they can differ, and RRateLimiter frees grants by the stored interval.
@@ -52,8 +59,19 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             local rate = tonumber(redis.call('hget', KEYS[3], 'rate') or ARGV[4])
             local free = tonumber(redis.call('get', KEYS[1]) or rate)
             local needed = tonumber(ARGV[1])
+            if free + redis.call('zcard', KEYS[2]) > rate then
+              local held = 0
+              for _, member in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
+                local _, permits = struct.unpack('Bc0I', member)
+                held = held + permits
+              end
+              if free + held > rate then
+                free = rate - held
+                redis.call('set', KEYS[1], free, 'KEEPTTL')
+              end
+            end
             if free >= needed then return 0 end
-            local grants = redis.call('zrange', KEYS[2], 0, needed - 1, 'withscores')
+            local grants = redis.call('zrange', KEYS[2], 0, needed - free - 1, 'withscores')
             for i = 1, #grants, 2 do
               local _, permits = struct.unpack('Bc0I', grants[i])
               free = free + permits
@@ -255,13 +273,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     private Duration retryAfter(String limiterName, LimitSpec spec, long permits) {
-        String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
-        List<Object> keys = List.of(
-                LimiterKeys.value(limiterName) + suffix,
-                LimiterKeys.permits(limiterName) + suffix,
-                limiterName);
         Long millis = redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_WRITE,
-                RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, keys,
+                RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, retryAfterKeys(limiterName, spec),
                 permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate());
         return Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis));
     }
