@@ -42,30 +42,40 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     static final String NOT_INITIALIZED = "RateLimiter is not initialized";
 
     /*
+     * RRateLimiter's acquire script fails this way when its counter is below the request and its grants
+     * ZSET is gone (evicted or deleted): it reads the oldest grant's score to answer the wait, and there
+     * is none. It would fail on every call until the keys expire; the rejection script repairs it.
+     */
+    static final String GRANTS_LOST = "attempt to perform arithmetic on a nil value";
+
+    /*
      * Runs on a rejection. First it checks RRateLimiter's invariant, free permits + permits held by the
-     * grants in the ZSET = rate: when the free permits counter was lost (failover, eviction, DEL),
-     * RRateLimiter re-creates it full although the grants are still there, and under steady demand its own
-     * correction never fires, so twice the rate would be granted from then on. A counter found too high is
-     * set back to rate - held (possibly negative), which makes the limiter exact again. The cheap test
-     * (ZCARD <= held, as every grant holds at least one permit) keeps the full recount off the normal path.
-     * Then it walks the grants (oldest first) until the permits they will return, added to the free ones,
-     * cover the request, and answers the milliseconds until that grant leaves the window. The member
-     * layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes. Rate and interval
-     * are the stored ones (the declared ones only when the config is gone): with on-config-change=keep
-     * they can differ, and RRateLimiter frees grants by the stored interval.
+     * grants in the ZSET = rate, and repairs the counter when the state was partly lost (failover to a
+     * replica that missed writes, eviction, DEL):
+     * - the counter was lost: RRateLimiter re-creates it full although the grants are still there, and
+     *   under steady demand its own correction never fires, so twice the rate would be granted from then
+     *   on; a counter found too high is set back to rate - held (possibly negative);
+     * - the grants were lost: with an empty ZSET the counter must be the full rate.
+     * The cheap tests (ZCARD <= held, as every grant holds at least one permit) keep the recount off the
+     * normal path. Then it walks the grants (oldest first) until the permits they will return, added to
+     * the free ones, cover the request, and answers the milliseconds until that grant leaves the window.
+     * The member layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes. Rate and
+     * interval are the stored ones (the declared ones only when the config is gone): with
+     * on-config-change=keep they can differ, and RRateLimiter frees grants by the stored interval.
      */
     private static final String RETRY_AFTER_SCRIPT = """
             local interval = tonumber(redis.call('hget', KEYS[3], 'interval') or ARGV[3])
             local rate = tonumber(redis.call('hget', KEYS[3], 'rate') or ARGV[4])
             local free = tonumber(redis.call('get', KEYS[1]) or rate)
             local needed = tonumber(ARGV[1])
-            if free + redis.call('zcard', KEYS[2]) > rate then
+            local grantCount = redis.call('zcard', KEYS[2])
+            if free + grantCount > rate or (grantCount == 0 and free < rate) then
               local held = 0
               for _, member in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
                 local _, permits = struct.unpack('Bc0I', member)
                 held = held + permits
               end
-              if free + held > rate then
+              if free + held > rate or (held == 0 and free < rate) then
                 free = rate - held
                 redis.call('set', KEYS[1], free, 'KEEPTTL')
               end
@@ -110,10 +120,15 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             allowed = limiter.tryAcquire(permits);
         }
         catch (RedisException ex) {
-            if (!isNotInitialized(ex)) {
+            if (isGrantsLost(ex)) {
+                retryAfter(limiterName, spec, permits); // repairs the counter
+            }
+            else if (isNotInitialized(ex)) {
+                initialize(limiterName, limiter, spec);
+            }
+            else {
                 throw ex;
             }
-            initialize(limiterName, limiter, spec);
             allowed = limiter.tryAcquire(permits);
         }
         return allowed ? Decision.allow() : Decision.reject(retryAfter(limiterName, spec, permits));
@@ -131,11 +146,20 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         CompletionStage<Void> ready = initialized.getIfPresent(limiterName) == null
                 ? initializeAsync(limiterName, limiter, spec, chain) : CompletableFuture.completedFuture(null);
         ready.thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits)))
-                .handle((allowed, ex) -> ex == null || !isNotInitialized(ex)
-                        ? (ex == null ? CompletableFuture.completedFuture(allowed)
-                                : CompletableFuture.<Boolean>failedFuture(unwrap(ex)))
-                        : initializeAsync(limiterName, limiter, spec, chain)
-                                .thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits))))
+                .handle((allowed, ex) -> {
+                    if (ex == null) {
+                        return CompletableFuture.completedFuture(allowed);
+                    }
+                    if (isGrantsLost(ex)) {
+                        return retryAfterAsync(limiterName, spec, permits, chain)
+                                .thenCompose(repaired -> chain.step(limiter.tryAcquireAsync(permits)));
+                    }
+                    if (isNotInitialized(ex)) {
+                        return initializeAsync(limiterName, limiter, spec, chain)
+                                .thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits)));
+                    }
+                    return CompletableFuture.<Boolean>failedFuture(unwrap(ex));
+                })
                 .thenCompose(acquired -> acquired)
                 .thenCompose(allowed -> allowed ? CompletableFuture.completedFuture(Decision.allow())
                         : retryAfterAsync(limiterName, spec, permits, chain).thenApply(Decision::reject))
@@ -277,6 +301,15 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                 RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, retryAfterKeys(limiterName, spec),
                 permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate());
         return Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis));
+    }
+
+    static boolean isGrantsLost(Throwable ex) {
+        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null && cause.getMessage().contains(GRANTS_LOST)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static RateType rateType(RateLimitMode mode) {

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.limiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisException;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
@@ -164,5 +166,27 @@ class StateLossTest {
                 lost - grants.get(0).stampMillis(), rate + burst, rate, window, GrantLog.maxInAnyWindow(before, window),
                 GrantLog.maxInAnyWindow(grants, window), GrantLog.maxInAnyWindow(afterOneInterval, window),
                 maxInFlight - 1);
+    }
+
+    @Test
+    void losingTheGrantsBreaksRedissonAloneButTheBackendRepairsIt() {
+        LimitSpec spec = new LimitSpec(3, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        String name = naming.limiterName("loss:grants");
+        RedissonClient client = client();
+        RateLimitBackend backend = new RedissonRateLimitBackend(client);
+        assertThat(granted(4, () -> backend.tryAcquire(name, spec, 1).allowed())).isEqualTo(3);
+
+        redis.command("DEL", LimiterKeys.permits(name)); // the counter (0) stays
+
+        // RRateLimiter's own script now fails on every call: it looks for the oldest grant to answer the wait
+        assertThatThrownBy(() -> client.getRateLimiter(name).tryAcquire())
+                .isInstanceOf(RedisException.class).hasMessageContaining(RedissonRateLimitBackend.GRANTS_LOST);
+        // the backend sets the counter back to the full rate (the grants it stood for are gone) and retries
+        assertThat(granted(4, () -> backend.tryAcquire(name, spec, 1).allowed())).isEqualTo(3);
+        assertThat(granted(4, () -> backend.tryAcquireAsync(name, spec, 1).toCompletableFuture().join().allowed()))
+                .isZero();
+        redis.command("DEL", LimiterKeys.permits(name));
+        assertThat(granted(4, () -> backend.tryAcquireAsync(name, spec, 1).toCompletableFuture().join().allowed()))
+                .as("the asynchronous call repairs alike").isEqualTo(3);
     }
 }
