@@ -36,8 +36,8 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.InvalidRateLimitException;
-import io.github.redissonratelimit.test.redis.ClusterSlots;
 import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.KeySlot;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 
 /**
@@ -250,7 +250,7 @@ abstract class AbstractRateLimitBehaviourTest {
                 assertThat(rejected.retryAfter()).as(key).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));
                 List<String> keys = redis().keys(name.replace("[", "\\[").replace("*", "\\*") + "*");
                 assertThat(keys).as(key).hasSizeGreaterThanOrEqualTo(3)
-                        .allSatisfy(stored -> assertThat(ClusterSlots.slot(stored)).isEqualTo(ClusterSlots.slot(name)));
+                        .allSatisfy(stored -> assertThat(KeySlot.of(stored)).isEqualTo(KeySlot.of(name)));
             }
         }
         assertThat(new java.util.HashSet<>(List.of(hostile)).stream().map(key -> naming.limiterName("OVERALL:" + key))

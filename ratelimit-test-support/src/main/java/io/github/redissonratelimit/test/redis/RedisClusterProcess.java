@@ -19,6 +19,8 @@ import org.redisson.config.ReadMode;
  */
 public final class RedisClusterProcess implements RedisDeployment, AutoCloseable {
 
+    private static final int SLOTS = 16384;
+
     private static volatile RedisClusterProcess shared;
 
     private final List<RedisServerProcess> nodes;
@@ -63,8 +65,8 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
                 node.start();
             }
             for (int i = 0; i < masters; i++) {
-                firstSlots[i] = i * ClusterSlots.SLOTS / masters;
-                int lastSlot = (i + 1) * ClusterSlots.SLOTS / masters - 1;
+                firstSlots[i] = i * SLOTS / masters;
+                int lastSlot = (i + 1) * SLOTS / masters - 1;
                 try (RespClient cli = cli(nodes.get(i))) {
                     // distinct epochs before the nodes meet, so that no epoch collision has to be resolved
                     cli.command("CLUSTER", "SET-CONFIG-EPOCH", String.valueOf(i + 1));
@@ -96,7 +98,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
                 try (RespClient cli = cli(node)) {
                     last = cli.string("CLUSTER", "INFO");
                     ok &= last.contains("cluster_state:ok") && last.contains("cluster_known_nodes:" + nodes.size())
-                            && last.contains("cluster_slots_ok:" + ClusterSlots.SLOTS);
+                            && last.contains("cluster_slots_ok:" + SLOTS);
                 }
             }
             if (ok) {
@@ -119,7 +121,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
 
     /** A RESP client to the master that holds {@code key}'s slot; the caller closes it. */
     public RespClient cliFor(String key) {
-        return cli(nodes.get(nodeIndexOf(ClusterSlots.slot(key))));
+        return cli(nodes.get(nodeIndexOf(KeySlot.of(key))));
     }
 
     @Override
@@ -181,7 +183,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
 
     /** Which master (0-based) holds {@code key}. */
     public int nodeOf(String key) {
-        return nodeIndexOf(ClusterSlots.slot(key));
+        return nodeIndexOf(KeySlot.of(key));
     }
 
     @Override
