@@ -38,6 +38,8 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.BackendOptions;
+import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
@@ -248,9 +250,11 @@ class RedisOutageTest {
     @Test
     void errorsThatAreNotOutagesAreNotSwallowed() {
         RedissonClient client = client();
-        ResilientRateLimitBackend backend = resilient(client, 1);
-        // the limiter exists in Redis with rate 2; a caller that asks for 3 permits makes the script fail
+        // the limiter exists in Redis with rate 2 and is kept so (on-config-change=keep); a caller that asks
+        // for 3 permits makes RRateLimiter's script fail, whatever the client does
         client.getRateLimiter("rl:{drift}").trySetRate(org.redisson.api.RateType.OVERALL, 2, Duration.ofMinutes(1));
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(new RedissonRateLimitBackend(client,
+                new BackendOptions(100, Duration.ofHours(1), ConfigChangePolicy.KEEP)), DEADLINE, 1, OPEN);
         LimitSpec declared = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
         for (int i = 0; i < 3; i++) {
