@@ -95,6 +95,11 @@ public final class LocalRejectionCache implements RateLimitBackend {
         rejections.invalidate(limiterName);
     }
 
+    /** The backend asked when this cache does not know the answer. */
+    public RateLimitBackend getDelegate() {
+        return delegate;
+    }
+
     /** Requests rejected from memory since this cache was created. */
     public long localRejections() {
         return localRejections.sum();

@@ -26,6 +26,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -177,7 +178,8 @@ class RateLimitAutoConfigurationTest {
     @Test
     void localRejectionCanBeTurnedOff() {
         withRedis().withPropertyValues("ratelimit.local-rejection.enabled=false").run(context ->
-                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(RedissonRateLimitBackend.class));
+                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
+                        backend -> assertThat(backend.getDelegate()).isInstanceOf(RedissonRateLimitBackend.class)));
         withRedis().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.local-rejection.max-entries must be at least 1"));

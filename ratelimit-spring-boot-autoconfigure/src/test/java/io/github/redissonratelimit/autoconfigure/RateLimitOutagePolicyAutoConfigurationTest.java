@@ -24,6 +24,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitBreaker;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
@@ -87,8 +88,10 @@ class RateLimitOutagePolicyAutoConfigurationTest {
     @Test
     void defaultsFailOpenWithinOneHundredMilliseconds() {
         runner.run(context -> {
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
-                    backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100)));
+            // the flood shortcut outermost (it costs no Redis call), the deadline and circuit breaker around Redis
+            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(LocalRejectionCache.class,
+                    cache -> assertThat(cache.getDelegate()).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
+                            backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100))));
             assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())
                     .isEqualTo(BackendErrorPolicy.ALLOW);
             RateLimitProperties properties = context.getBean(RateLimitProperties.class);
@@ -105,7 +108,7 @@ class RateLimitOutagePolicyAutoConfigurationTest {
                 .run(context -> {
                     Catalog catalog = context.getBean(Catalog.class);
                     assertThat(catalog.browse("x")).isEqualTo("browsed x");
-                    ResilientRateLimitBackend backend = (ResilientRateLimitBackend) context.getBean(RateLimitBackend.class);
+                    ResilientRateLimitBackend backend = resilient(context.getBean(RateLimitBackend.class));
                     assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(50));
 
                     server.stop();
@@ -120,6 +123,10 @@ class RateLimitOutagePolicyAutoConfigurationTest {
                                 assertThat(ex.getRetryAfterSeconds()).isBetween(29L, 30L);
                             });
                 });
+    }
+
+    private static ResilientRateLimitBackend resilient(RateLimitBackend backend) {
+        return (ResilientRateLimitBackend) ((LocalRejectionCache) backend).getDelegate();
     }
 
     @Test

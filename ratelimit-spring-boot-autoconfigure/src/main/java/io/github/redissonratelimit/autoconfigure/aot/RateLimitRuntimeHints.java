@@ -6,6 +6,7 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
@@ -30,6 +31,7 @@ public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
         reflection.registerType(KeyExpressionRoot.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         // the exceptions' getters are what error handlers, templates and JSON serializers read
         reflection.registerType(RateLimitExceededException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        reflection.registerType(RateLimitBackendUnavailableException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(LimitSpec.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitKeyException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(InvalidRateLimitException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
