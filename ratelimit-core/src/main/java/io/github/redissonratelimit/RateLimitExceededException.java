@@ -11,6 +11,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 public class RateLimitExceededException extends RuntimeException {
 
     private final String limitName;
+    private final String displayName;
     private final String key;
     private final String limiterName;
     private final LimitSpec limit;
@@ -19,8 +20,15 @@ public class RateLimitExceededException extends RuntimeException {
 
     public RateLimitExceededException(String message, String limitName, String key, String limiterName,
             LimitSpec limit, long permits, Duration retryAfter) {
+        this(message, limitName, limitName, key, limiterName, limit, permits, retryAfter);
+    }
+
+    /** @param displayName the limit's name as clients see it (HTTP headers) */
+    public RateLimitExceededException(String message, String limitName, String displayName, String key,
+            String limiterName, LimitSpec limit, long permits, Duration retryAfter) {
         super(message);
         this.limitName = limitName;
+        this.displayName = displayName;
         this.key = key;
         this.limiterName = limiterName;
         this.limit = limit;
@@ -31,6 +39,11 @@ public class RateLimitExceededException extends RuntimeException {
     /** The limit's declared name, or the method (or class) it belongs to. */
     public String getLimitName() {
         return limitName;
+    }
+
+    /** The limit's name as clients see it, e.g. in the HTTP {@code RateLimit} header. */
+    public String getDisplayName() {
+        return displayName;
     }
 
     /** The logical key of the call, e.g. {@code order:submit:42}. */
@@ -60,6 +73,11 @@ public class RateLimitExceededException extends RuntimeException {
 
     /** {@link #getRetryAfter()} rounded up to whole seconds, at least 1: the HTTP {@code Retry-After} value. */
     public long getRetryAfterSeconds() {
+        return retryAfterSeconds(retryAfter);
+    }
+
+    /** {@code retryAfter} rounded up to whole seconds, at least 1, as HTTP {@code Retry-After} carries it. */
+    public static long retryAfterSeconds(Duration retryAfter) {
         long millis = retryAfter.toMillis();
         return Math.max(1, (millis + 999) / 1000);
     }

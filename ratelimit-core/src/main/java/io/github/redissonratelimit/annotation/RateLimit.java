@@ -2,6 +2,7 @@ package io.github.redissonratelimit.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -17,6 +18,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>May be used as a meta-annotation: {@code @RateLimit(rate = 5, interval = 60) @interface OrderLimit {}}.
  *
+ * <p>Repeatable: several limits on one method are checked in the order they are declared, and a call
+ * must pass all of them. When a later limit rejects the call, the permits the earlier ones granted are
+ * given back, so a rejected call consumes nothing.
+ *
+ * <p>Methods returning {@code Mono}, {@code Flux} (or another deferred reactive type) are limited when
+ * subscribed, and methods returning {@code CompletableFuture} or {@code CompletionStage} before they
+ * run, without blocking the calling thread in either case.
+ *
  * <pre class="code">
  * &#64;RateLimit(key = "'order:submit:' + #userId", rate = 5, interval = 60)
  * public Order submit(String userId, OrderRequest request) { ... }
@@ -25,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 @Target({ElementType.METHOD, ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Repeatable(RateLimits.class)
 public @interface RateLimit {
 
     /**
@@ -88,4 +98,33 @@ public @interface RateLimit {
      * {@code ratelimit.on-backend-error}.
      */
     BackendErrorPolicy onBackendError() default BackendErrorPolicy.DEFAULT;
+
+    /**
+     * How long a call may wait for its permits, as a duration string like {@link #window()}
+     * ({@code 500ms}, {@code 2s}, {@code PT1S}). Empty or zero: a call that finds no permit is rejected
+     * at once. A call whose permits cannot come back within the timeout is rejected at once too, instead
+     * of waiting in vain. Blocking methods wait on the calling thread; reactive and
+     * {@code CompletableFuture} methods wait on a timer, without blocking a thread.
+     */
+    String waitTimeout() default "";
+
+    /**
+     * Name of a method of the same bean to call instead of throwing when this limit rejects a call. It
+     * takes the same parameters as the limited method, optionally followed by one parameter that accepts
+     * the {@link io.github.redissonratelimit.RateLimitExceededException}, and returns a type the limited
+     * method may return. Checked when the application starts.
+     */
+    String fallback() default "";
+
+    /**
+     * SpEL condition, over the same variables as {@link #key()}, evaluated once per call before the
+     * limit: the limit applies only when it is {@code true}. Empty: the limit always applies.
+     */
+    String condition() default "";
+
+    /**
+     * SpEL condition, over the same variables as {@link #key()}, evaluated once per call before the
+     * limit: when it is {@code true} the call is not limited, e.g. {@code "@roles.isAdmin()"}.
+     */
+    String skipIf() default "";
 }

@@ -82,4 +82,17 @@ public final class KeyExpressionParser {
             collectVariables(node.getChild(i), into);
         }
     }
+
+    /**
+     * Parses a {@code condition} or {@code skipIf} expression; it sees the same variables as a key.
+     * @param attribute the annotation attribute, for error messages
+     * @throws ParseException when the expression is not valid SpEL
+     */
+    public ConditionExpression parseCondition(String expression, String attribute, Method method,
+            String methodDescription) {
+        Expression parsed = parser.parseExpression(expression);
+        String[] names = parameterNames.getParameterNames(method);
+        return new ConditionExpression(expression, attribute, parsed, method, methodDescription, names, beanResolver,
+                unknownVariables(parsed, names, method.getParameterCount()));
+    }
 }

@@ -2,6 +2,8 @@ package io.github.redissonratelimit.limiter;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -28,7 +30,8 @@ import com.github.benmanes.caffeine.cache.Policy;
  *
  * <p>What breaks that reasoning, and must not be combined with this cache for the same limiters:
  * {@code RRateLimiter.release(...)} (hands permits back early; {@link #forget(String)} clears this JVM's
- * entry, but not other instances'), {@code setRate}/{@code updateRate} without keeping state (resets the
+ * entry, but not other instances'; the backend's own {@link #release}, which gives back only a grant of
+ * the same call, forgets the entry too), {@code setRate}/{@code updateRate} without keeping state (resets the
  * permits), deleting the limiter's keys, and a delegate whose retry-after is not a lower bound of the
  * real wait (wrap the Redis backend directly, not a decorator that invents rejections, e.g. when Redis is
  * down). Clocks that differ between instances shift the window for each instance in RRateLimiter itself;
@@ -79,6 +82,49 @@ public final class LocalRejectionCache implements RateLimitBackend {
             remember(limiterName, permits, now + decision.retryAfter().toMillis());
         }
         return decision;
+    }
+
+    /** Like {@link #tryAcquire}, without blocking: a known rejection is answered at once. */
+    @Override
+    public CompletionStage<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+        Rejection known = policy.getIfPresentQuietly(limiterName);
+        long now = clock.millis();
+        if (known != null && permits >= known.permits() && now < known.untilMillis()) {
+            localRejections.increment();
+            return CompletableFuture.completedFuture(Decision.reject(Duration.ofMillis(known.untilMillis() - now)));
+        }
+        return delegate.tryAcquireAsync(limiterName, spec, permits).thenApply(decision -> {
+            if (!decision.allowed()) {
+                remember(limiterName, permits, now + decision.retryAfter().toMillis());
+            }
+            return decision;
+        });
+    }
+
+    /**
+     * Gives the permits back through the delegate and forgets this JVM's rejection of the limiter, which
+     * may now be too pessimistic (the cost: the next request for it asks Redis).
+     */
+    @Override
+    public void release(String limiterName, LimitSpec spec, long permits) {
+        forget(limiterName);
+        delegate.release(limiterName, spec, permits);
+    }
+
+    @Override
+    public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+        forget(limiterName);
+        return delegate.releaseAsync(limiterName, spec, permits);
+    }
+
+    @Override
+    public LimitState state(String limiterName, LimitSpec spec) {
+        return delegate.state(limiterName, spec);
+    }
+
+    @Override
+    public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+        return delegate.stateAsync(limiterName, spec);
     }
 
     private void remember(String limiterName, long permits, long untilMillis) {

@@ -36,6 +36,9 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  * initialized (its keys expired or were deleted). A rejection costs one more script call, to learn when
  * the permits come back; it also repairs a free permits counter that was lost and re-created too high
  * (see {@code docs/operations.md}).
+ *
+ * <p>The asynchronous operations send the same commands without blocking: their results complete on
+ * Redisson's event loop threads.
  */
 public final class RedissonRateLimitBackend implements RateLimitBackend {
 
@@ -90,6 +93,67 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
               end
             end
             return interval
+            """;
+
+    /*
+     * Gives back the permits of one unused grant: removes the newest grant of exactly that many permits
+     * from the window and adds them to the free ones (capped at the rate). RRateLimiter.release only adds
+     * them to the free ones and leaves the grant in the window, so that grant returns its permits a
+     * second time when it expires and the limiter then admits more than its rate (see docs/limits.md).
+     * Removing the newest matching grant rather than the caller's own (whose id Redisson does not expose)
+     * changes nothing but which of two equal grants expires first. A grant already expired was given
+     * back by RRateLimiter itself: then nothing is added. INCRBY and KEEPTTL keep the keys' TTL.
+     */
+    private static final String REFUND_SCRIPT = """
+            local wanted = tonumber(ARGV[1])
+            local offset = 0
+            while true do
+              local grants = redis.call('zrevrange', KEYS[2], offset, offset + 63)
+              if #grants == 0 then return 0 end
+              for i = 1, #grants do
+                local _, permits = struct.unpack('Bc0I', grants[i])
+                if permits == wanted then
+                  redis.call('zrem', KEYS[2], grants[i])
+                  if redis.call('exists', KEYS[1]) == 1 then
+                    local free = redis.call('incrby', KEYS[1], wanted)
+                    if free > tonumber(ARGV[2]) then
+                      redis.call('set', KEYS[1], ARGV[2], 'keepttl')
+                    end
+                  end
+                  return 1
+                end
+              end
+              offset = offset + 64
+            end
+            """;
+
+    /*
+     * Reads the free permits as the next acquire would see them (free plus the permits of expired grants,
+     * recounted from the live grants when that exceeds the rate) and the milliseconds until the oldest
+     * live grant expires. Writes nothing.
+     */
+    private static final String STATE_SCRIPT = """
+            local rate = tonumber(ARGV[2])
+            local value = redis.call('get', KEYS[1])
+            if value == false then return {rate, 0} end
+            local free = tonumber(value)
+            local expired = redis.call('zrangebyscore', KEYS[2], 0, ARGV[1])
+            for i = 1, #expired do
+              local _, permits = struct.unpack('Bc0I', expired[i])
+              free = free + permits
+            end
+            if free > rate then
+              local used = 0
+              for _, grant in ipairs(redis.call('zrangebyscore', KEYS[2], '(' .. ARGV[1], '+inf')) do
+                local _, permits = struct.unpack('Bc0I', grant)
+                used = used + permits
+              end
+              free = rate - used
+            end
+            local oldest = redis.call('zrangebyscore', KEYS[2], '(' .. ARGV[1], '+inf', 'withscores', 'limit', 0, 1)
+            local next = 0
+            if #oldest > 0 then next = tonumber(oldest[2]) - tonumber(ARGV[1]) end
+            return {free, next}
             """;
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
@@ -193,6 +257,47 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     private List<Object> retryAfterKeys(String limiterName, LimitSpec spec) {
         String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
         return List.of(LimiterKeys.value(limiterName) + suffix, LimiterKeys.permits(limiterName) + suffix, limiterName);
+    }
+
+    /** Gives back an unused grant; see {@code REFUND_SCRIPT} for why not {@code RRateLimiter.release}. */
+    @Override
+    public void release(String limiterName, LimitSpec spec, long permits) {
+        redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_WRITE, REFUND_SCRIPT,
+                RScript.ReturnType.LONG, stateKeys(limiterName, spec), permits, spec.rate());
+    }
+
+    @Override
+    public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+        return redisson.getScript(LongCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
+                REFUND_SCRIPT, RScript.ReturnType.LONG, stateKeys(limiterName, spec), permits, spec.rate())
+                .thenApply(refunded -> null);
+    }
+
+    @Override
+    public LimitState state(String limiterName, LimitSpec spec) {
+        long now = System.currentTimeMillis();
+        List<Long> reply = redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_ONLY,
+                STATE_SCRIPT, RScript.ReturnType.LIST, stateKeys(limiterName, spec),
+                now - spec.interval().toMillis(), spec.rate());
+        return toState(reply);
+    }
+
+    @Override
+    public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+        long now = System.currentTimeMillis();
+        return redisson.getScript(LongCodec.INSTANCE).<List<Long>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
+                STATE_SCRIPT, RScript.ReturnType.LIST, stateKeys(limiterName, spec),
+                now - spec.interval().toMillis(), spec.rate()).thenApply(RedissonRateLimitBackend::toState);
+    }
+
+    private static LimitState toState(List<Long> reply) {
+        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)));
+    }
+
+    /** The {@code :value} and {@code :permits} keys this client uses for the limiter. */
+    private List<Object> stateKeys(String limiterName, LimitSpec spec) {
+        String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
+        return List.of(LimiterKeys.value(limiterName) + suffix, LimiterKeys.permits(limiterName) + suffix);
     }
 
     private static Throwable unwrap(Throwable ex) {

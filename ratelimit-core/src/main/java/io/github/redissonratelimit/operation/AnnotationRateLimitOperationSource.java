@@ -3,9 +3,10 @@ package io.github.redissonratelimit.operation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +26,7 @@ import org.springframework.util.ClassUtils;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.LimitSpec;
@@ -32,7 +34,9 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 /**
  * Reads {@link RateLimit} from methods, their interfaces and superclasses, their classes, and
  * meta-annotations, through {@link MergedAnnotations}. A method-level annotation wins over a
- * class-level one; a class-level annotation applies to the class's public methods.
+ * class-level one; a class-level annotation applies to the class's public methods. Repeated
+ * annotations ({@link io.github.redissonratelimit.annotation.RateLimits}) on the nearest element that
+ * has any all apply, in declaration order.
  *
  * <p>Each value comes from, in order: the limit's policy ({@link RateLimitPolicies#policy}, found by
  * the annotation's {@code name}), the annotation, the policies' defaults, the built-in default. A
@@ -94,27 +98,150 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         List<MergedAnnotation<RateLimit>> onMethod = annotations(MergedAnnotations.from(specific, SearchStrategy.TYPE_HIERARCHY));
         if (!onMethod.isEmpty()) {
             String defaultName = userClass.getName() + "." + specific.getName();
-            return build(onMethod, specific, description, defaultName);
+            return build(onMethod, specific, userClass, description, defaultName,
+                    userClass.getSimpleName() + "." + specific.getName());
         }
         if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())) {
             return NONE;
         }
         List<MergedAnnotation<RateLimit>> onClass = annotations(MergedAnnotations.from(userClass, SearchStrategy.TYPE_HIERARCHY));
-        return onClass.isEmpty() ? NONE : build(onClass, specific, description, userClass.getName());
+        return onClass.isEmpty() ? NONE : build(onClass, specific, userClass, description, userClass.getName(),
+                userClass.getSimpleName());
     }
 
+    /** Every {@code @RateLimit} (repeated or meta-present) of the nearest element that has one. */
     private static List<MergedAnnotation<RateLimit>> annotations(MergedAnnotations annotations) {
-        MergedAnnotation<RateLimit> nearest = annotations.get(RateLimit.class);
-        return nearest.isPresent() ? List.of(nearest) : List.of();
+        List<MergedAnnotation<RateLimit>> all = annotations.stream(RateLimit.class).collect(Collectors.toList());
+        if (all.size() <= 1) {
+            return all;
+        }
+        int nearest = all.stream().mapToInt(MergedAnnotation::getAggregateIndex).min().getAsInt();
+        return all.stream().filter(annotation -> annotation.getAggregateIndex() == nearest).collect(Collectors.toList());
     }
 
     private List<RateLimitOperation> build(List<MergedAnnotation<RateLimit>> annotations, Method method,
-            String description, String defaultName) {
-        return annotations.stream().map(annotation -> build(annotation, method, description, defaultName))
-                .filter(Objects::nonNull).collect(Collectors.toUnmodifiableList());
+            Class<?> userClass, String description, String defaultName, String defaultDisplayName) {
+        List<RateLimitOperation> operations = new java.util.ArrayList<>(annotations.size());
+        for (MergedAnnotation<RateLimit> annotation : annotations) {
+            RateLimitOperation operation = build(annotation, method, description, defaultName);
+            if (operation != null) {
+                operations.add(withCallOptions(operation, annotation, method, userClass, description, defaultDisplayName));
+            }
+        }
+        checkDistinctLimiters(operations, description);
+        return List.copyOf(operations);
     }
 
-    /** Merges one annotation with its policy and the defaults, validates, and turns it into an operation. */
+    /**
+     * Several limits of one method that resolve to the same limiter would share one bucket in Redis, set
+     * up with whichever rate came first: refuse them, naming what to change.
+     */
+    private static void checkDistinctLimiters(List<RateLimitOperation> operations, String description) {
+        Map<String, RateLimitOperation> seen = new java.util.HashMap<>();
+        for (RateLimitOperation operation : operations) {
+            String identity = operation.key() == null ? "name " + operation.name() : "key " + operation.key().source();
+            RateLimitOperation first = seen.putIfAbsent(identity, operation);
+            if (first == null) {
+                continue;
+            }
+            String window = shortWindow(operation.spec().interval());
+            if (operation.key() == null) {
+                throw new InvalidRateLimitException(description, "name", "\"" + operation.name() + "\" is the same for "
+                        + first.spec() + " and " + operation.spec() + ", so both would use one limiter in Redis",
+                        "give each @RateLimit of the method its own name, e.g. name = \"" + operation.displayName()
+                                + "-" + window + "\"", null);
+            }
+            throw new InvalidRateLimitException(description, "key", "\"" + operation.key().source() + "\" is the same for "
+                    + first.spec() + " and " + operation.spec() + ", so both would use one limiter in Redis",
+                    "give each @RateLimit of the method its own key, e.g. key = \"" + operation.key().source()
+                            + " + ':" + window + "'\"", null);
+        }
+    }
+
+    /** {@code 1h}, {@code 30s}, {@code 500ms}: for suggested names. */
+    private static String shortWindow(Duration interval) {
+        long millis = interval.toMillis();
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        return millis % 1_000 == 0 ? millis / 1_000 + "s" : millis + "ms";
+    }
+
+    /** Every limit this source has built so far: after startup, those of every proxied bean. */
+    @Override
+    public Collection<RateLimitOperation> declaredOperations() {
+        Collection<RateLimitOperation> all = new LinkedHashSet<>();
+        cache.values().forEach(all::addAll);
+        return all;
+    }
+
+    /**
+     * Adds what happens around the acquire (display name, waiting, conditions, fallback) to an operation
+     * built by {@link #build(MergedAnnotation, Method, String, String)}.
+     */
+    protected RateLimitOperation withCallOptions(RateLimitOperation operation, MergedAnnotation<RateLimit> annotation,
+            Method method, Class<?> userClass, String description, String defaultDisplayName) {
+        String declaredName = annotation.getString("name").trim();
+        String displayName = declaredName.isEmpty() ? defaultDisplayName : declaredName;
+        Duration waitTimeout = waitTimeout(annotation.getString("waitTimeout"), description);
+        ConditionExpression condition = parseCondition(annotation.getString("condition"), "condition", method, description);
+        ConditionExpression skipIf = parseCondition(annotation.getString("skipIf"), "skipIf", method, description);
+        String fallbackName = annotation.getString("fallback").trim();
+        FallbackMethod fallback = fallbackName.isEmpty() ? null
+                : FallbackMethod.resolve(userClass, method, fallbackName, description);
+        return new RateLimitOperation(operation.method(), operation.name(), operation.key(), operation.spec(),
+                operation.permits(), operation.message(), operation.policyName(), operation.source(),
+                operation.backendErrorPolicy(), displayName, waitTimeout, condition, skipIf, fallback);
+    }
+
+    private static Duration waitTimeout(String text, String description) {
+        if (text.isBlank()) {
+            return Duration.ZERO;
+        }
+        try {
+            return DurationText.parse(text);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidRateLimitException(description, "waitTimeout", ex.getMessage(),
+                    "write a duration such as \"500ms\", \"2s\" or \"PT1S\", or leave it empty to reject at once", ex);
+        }
+    }
+
+    private ConditionExpression parseCondition(String expression, String attribute, Method method, String description) {
+        if (expression.isBlank()) {
+            return null;
+        }
+        ConditionExpression condition;
+        try {
+            condition = keyParser.parseCondition(expression, attribute, method, description);
+        }
+        catch (ParseException ex) {
+            throw new InvalidRateLimitException(description, attribute, "\"" + expression + "\" is not valid SpEL ("
+                    + ex.getMessage() + ")", "correct the expression, e.g. " + attribute
+                    + " = \"#userId != 'admin'\"; string literals need single quotes", ex);
+        }
+        if (!condition.unknownVariables().isEmpty()) {
+            String[] names = condition.parameterNames();
+            int count = method.getParameterCount();
+            String known = count == 0 ? "the method has no parameters: use a constant or a @bean reference"
+                    : "use one of its parameters: " + (names == null ? "#p0..#p" + (count - 1)
+                            + " (parameter names are not available: compile with -parameters to use them)"
+                            : Stream.of(names).map(n -> "#" + n).collect(Collectors.joining(", "))
+                                    + ", #p0..#p" + (count - 1));
+            throw new InvalidRateLimitException(description, attribute, "\"" + expression + "\" refers to "
+                    + condition.unknownVariables().stream().map(v -> "#" + v).collect(Collectors.joining(", "))
+                    + ", which the method does not have", known, null);
+        }
+        return condition;
+    }
+
+    /**
+     * Merges one annotation with its policy and the defaults, validates, and turns it into an operation;
+     * null when its policy disables it.
+     */
     protected RateLimitOperation build(MergedAnnotation<RateLimit> annotation, Method method, String description,
             String defaultName) {
         String declaredName = annotation.getString("name").trim();

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.operation;
 
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
@@ -22,5 +23,10 @@ public interface RateLimitOperationSource {
     /** A quick pre-check: false when no method of the class can carry a limit. */
     default boolean isCandidateClass(Class<?> targetClass) {
         return true;
+    }
+
+    /** The limits known so far (for monitoring); empty when the source does not keep them. */
+    default Collection<RateLimitOperation> declaredOperations() {
+        return List.of();
     }
 }

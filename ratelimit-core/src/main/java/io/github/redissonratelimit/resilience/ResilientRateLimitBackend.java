@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,6 +19,7 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitBreaker.State;
 
@@ -103,6 +106,67 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         }
         return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
                 .handle((decision, error) -> settle(limiterName, pending, decision, unwrap(error)));
+    }
+
+    /**
+     * Gives permits back through the delegate, within the same deadline; not at all while the circuit is
+     * not closed. Its failures do not count towards opening the circuit.
+     */
+    @Override
+    public void release(String limiterName, LimitSpec spec, long permits) {
+        await(releaseAsync(limiterName, spec, permits));
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+        return bounded(limiterName, () -> delegate.releaseAsync(limiterName, spec, permits));
+    }
+
+    /** Reads the delegate's state within the same deadline; not at all while the circuit is not closed. */
+    @Override
+    public LimitState state(String limiterName, LimitSpec spec) {
+        return await(stateAsync(limiterName, spec));
+    }
+
+    @Override
+    public CompletableFuture<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+        return bounded(limiterName, () -> delegate.stateAsync(limiterName, spec));
+    }
+
+    private <T> CompletableFuture<T> bounded(String limiterName, Supplier<CompletionStage<T>> call) {
+        if (circuitBreaker.state() != State.CLOSED) {
+            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
+                    Reason.CIRCUIT_OPEN, max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
+                    "Redis is skipped after repeated failures", lastFailure));
+        }
+        CompletableFuture<T> pending;
+        try {
+            pending = call.get().toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).handle((value, error) -> {
+            Throwable cause = unwrap(error);
+            if (cause == null) {
+                return value;
+            }
+            if (cause instanceof TimeoutException) {
+                pending.cancel(false);
+                throw new RateLimitBackendUnavailableException(limiterName, Reason.TIMEOUT, MIN_RETRY_AFTER,
+                        "Redis did not answer within " + timeout.toMillis() + "ms", cause);
+            }
+            throw rethrow(cause);
+        });
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        }
+        catch (CompletionException ex) {
+            throw rethrow(unwrap(ex));
+        }
     }
 
     private CompletableFuture<Decision> start(String limiterName, LimitSpec spec, long permits) {

@@ -89,6 +89,22 @@ class ConfigChangeTest {
     }
 
     @Test
+    void theAsynchronousFirstSightUpdatesAChangedConfigAndSetsTheKeyTtl() throws Exception {
+        oldDeploymentUsesThree();
+        RateLimitBackend backend = backend(ConfigChangePolicy.UPDATE, Duration.ofMinutes(5));
+
+        long allowed = 0;
+        for (int i = 0; i < 12; i++) {
+            allowed += backend.tryAcquireAsync(name, TEN, 1).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS)
+                    .allowed() ? 1 : 0;
+        }
+
+        assertThat(allowed).isEqualTo(7);
+        assertThat(stored("rate")).isEqualTo("10");
+        assertThat(stored("keepAliveTime")).isEqualTo("300000");
+    }
+
+    @Test
     void resetAppliesTheNewRateWithAFullBucket() {
         oldDeploymentUsesThree();
 

@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +110,30 @@ class LocalRejectionCacheTest {
     }
 
     @Test
+    void asynchronousCallsAreAnsweredFromMemoryToo() {
+        takeAll("a", 3);
+        Decision fromRedis = cache.tryAcquireAsync("a", THREE_PER_SECOND, 1).toCompletableFuture().join();
+        int calls = redis.calls;
+
+        CompletionStage<Decision> fromMemory = cache.tryAcquireAsync("a", THREE_PER_SECOND, 1);
+
+        assertThat(fromRedis.allowed()).isFalse();
+        assertThat(fromMemory.toCompletableFuture()).isCompletedWithValue(Decision.reject(Duration.ofMillis(700)));
+        assertThat(redis.calls).isEqualTo(calls);
+    }
+
+    @Test
+    void givingPermitsBackForgetsTheRejection() {
+        takeAll("a", 3);
+        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isFalse();
+
+        cache.release("a", THREE_PER_SECOND, 1);
+
+        assertThat(cache.size()).isZero();
+        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).as("the given back permit").isTrue();
+    }
+
+    @Test
     void remembersAtMostMaxEntries() {
         RateLimitBackend alwaysRejects = (name, spec, permits) -> Decision.reject(Duration.ofMinutes(1));
         LocalRejectionCache small = new LocalRejectionCache(alwaysRejects, 5, clock);
@@ -142,6 +167,18 @@ class LocalRejectionCacheTest {
 
         SlidingWindowBackend(Clock clock) {
             this.clock = clock;
+        }
+
+        /** Gives back the newest grant of that many permits, as the Redis backend does. */
+        @Override
+        public void release(String limiterName, LimitSpec spec, long permits) {
+            Deque<long[]> log = grants.getOrDefault(limiterName, new ArrayDeque<>());
+            for (java.util.Iterator<long[]> newestFirst = log.descendingIterator(); newestFirst.hasNext();) {
+                if (newestFirst.next()[1] == permits) {
+                    newestFirst.remove();
+                    return;
+                }
+            }
         }
 
         @Override

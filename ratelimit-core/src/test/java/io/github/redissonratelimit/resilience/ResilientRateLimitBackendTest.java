@@ -22,6 +22,7 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitBreaker.State;
 
@@ -110,6 +111,58 @@ class ResilientRateLimitBackendTest {
                 .cause().isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
         assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
+    }
+
+    @Test
+    void releaseAndStatePassThroughWithTheSameDeadline() {
+        List<String> passed = new CopyOnWriteArrayList<>();
+        CompletableFuture<LimitState> neverAnswered = new CompletableFuture<>();
+        RateLimitBackend delegate = new RateLimitBackend() {
+            @Override
+            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+                throw new AssertionError("not used");
+            }
+
+            @Override
+            public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+                passed.add("release " + limiterName + " " + permits);
+                return CompletableFuture.completedFuture(null);
+            }
+
+            @Override
+            public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+                passed.add("state " + limiterName);
+                return limiterName.equals("rl:{slow}") ? neverAnswered
+                        : CompletableFuture.completedFuture(new LimitState(4, Duration.ofSeconds(3)));
+            }
+        };
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(delegate, DEADLINE, 3, Duration.ofMinutes(1));
+
+        backend.release("rl:{k}", SPEC, 2);
+        assertThat(backend.state("rl:{k}", SPEC)).isEqualTo(new LimitState(4, Duration.ofSeconds(3)));
+        assertThatThrownBy(() -> backend.state("rl:{slow}", SPEC))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+
+        assertThat(passed).containsExactly("release rl:{k} 2", "state rl:{k}", "state rl:{slow}");
+        assertThat(neverAnswered).isCancelled();
+        assertThat(backend.getState()).as("reads do not open the circuit").isEqualTo(State.CLOSED);
+    }
+
+    @Test
+    void whileTheCircuitIsOpenReleaseAndStateDoNotTouchTheBackend() {
+        ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.failedFuture(
+                new RedisConnectionException("Unable to connect to Redis server")));
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1));
+        }
+
+        assertThatThrownBy(() -> backend.release("rl:{k}", SPEC, 1))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
+        assertThatThrownBy(() -> backend.stateAsync("rl:{k}", SPEC).join()).cause()
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
     }
 
     @Test

@@ -23,6 +23,19 @@ public class OrderController {
         return Map.of("orderId", UUID.randomUUID().toString(), "userId", userId, "status", "ACCEPTED");
     }
 
+    /**
+     * Two searches a second and 20 a minute per user. A search the minute limit rejects gives its
+     * per-second permit back. Responses carry both policies in {@code RateLimit-Policy}.
+     */
+    @GetMapping("/search")
+    @RateLimit(name = "order-search-burst", key = "'order:search:burst:' + #userId", rate = 2, interval = 1,
+            message = "At most 2 searches per second")
+    @RateLimit(name = "order-search-minute", key = "'order:search:minute:' + #userId", rate = 20, interval = 60,
+            message = "At most 20 searches per minute")
+    public Map<String, String> search(@RequestParam String userId) {
+        return Map.of("userId", userId, "orders", "[]");
+    }
+
     /** 100 reads a second for everyone together. */
     @GetMapping("/detail")
     @RateLimit(rate = 100, interval = 1, message = "Order details are busy, try again shortly")

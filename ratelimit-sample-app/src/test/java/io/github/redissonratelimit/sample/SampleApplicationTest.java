@@ -41,6 +41,8 @@ class SampleApplicationTest {
         assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(
                 seconds -> assertThat(Long.parseLong(seconds)).isBetween(55L, 60L));
         assertThat(rejected.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(rejected.headers().firstValue("RateLimit")).hasValueSatisfying(value -> assertThat(value)
+                .matches("\"order-submit\";r=0;t=(5[5-9]|60)"));
         assertThat(rejected.body()).contains("\"status\":429", "\"title\":\"Too Many Requests\"",
                 "\"detail\":\"You can submit at most 5 orders per minute\"", "\"instance\":\"/orders/submit\"");
         assertThat(send("POST", "/orders/submit?userId=bob").statusCode()).isEqualTo(200);
@@ -53,6 +55,17 @@ class SampleApplicationTest {
 
     @Test
     void detailIsOneGlobalLimit() throws Exception {
-        assertThat(send("GET", "/orders/detail").statusCode()).isEqualTo(200);
+        HttpResponse<String> detail = send("GET", "/orders/detail");
+        assertThat(detail.statusCode()).isEqualTo(200);
+        assertThat(detail.headers().firstValue("RateLimit-Policy")).hasValue("\"OrderController.detail\";q=100;w=1");
+    }
+
+    @Test
+    void searchHasTwoLimitsAndReportsBoth() throws Exception {
+        HttpResponse<String> allowed = send("GET", "/orders/search?userId=carol");
+        assertThat(allowed.statusCode()).isEqualTo(200);
+        assertThat(allowed.headers().firstValue("RateLimit-Policy"))
+                .hasValue("\"order-search-burst\";q=2;w=1, \"order-search-minute\";q=20;w=60");
+        assertThat(allowed.headers().firstValue("RateLimit")).isEmpty();
     }
 }

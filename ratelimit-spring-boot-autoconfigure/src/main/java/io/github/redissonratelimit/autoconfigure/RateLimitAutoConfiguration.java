@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.util.concurrent.Executor;
+
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,6 +31,7 @@ import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.resilience.BackendFailureListener;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
@@ -46,6 +49,9 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ImportRuntimeHints(RateLimitRuntimeHints.class)
 public final class RateLimitAutoConfiguration {
+
+    /** The executor Boot's task execution auto-configuration declares. */
+    private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
     /**
      * Bound like any {@code @ConfigurationProperties} bean, but declared here to mark it as infrastructure: the
@@ -107,13 +113,24 @@ public final class RateLimitAutoConfiguration {
         return localRejection.isEnabled() ? new LocalRejectionCache(redis, localRejection.getMaxEntries()) : redis;
     }
 
+    /**
+     * Every {@link RateLimitListener} bean (metrics, HTTP headers) is told the decisions; methods returning
+     * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one.
+     */
     @Bean
     @ConditionalOnMissingBean
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, RateLimitProperties properties) {
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend,
+            RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
+            BeanFactory beanFactory) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
                 rateLimitBackend);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
+        interceptor.setListeners(rateLimitListeners.orderedStream().toList());
+        if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)) {
+            interceptor.setAsyncExecutor(beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class));
+        }
         return interceptor;
     }
 

@@ -10,6 +10,7 @@ import org.springframework.validation.Validator;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
 /**
@@ -106,6 +107,8 @@ public class RateLimitProperties implements Validator {
      * After repeated failures Redis is skipped for a short while instead of making every call wait for it.
      */
     private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+
+    private final Headers headers = new Headers();
 
     public boolean isEnabled() {
         return enabled;
@@ -232,6 +235,10 @@ public class RateLimitProperties implements Validator {
 
     public CircuitBreaker getCircuitBreaker() {
         return circuitBreaker;
+    }
+
+    public Headers getHeaders() {
+        return headers;
     }
 
     @Override
@@ -420,6 +427,133 @@ public class RateLimitProperties implements Validator {
                         + "but was " + openDuration);
             }
             this.openDuration = openDuration;
+        }
+    }
+
+    /** Which rate limit headers HTTP responses carry, and their names. */
+    public static class Headers {
+
+        /**
+         * Whether responses of limited calls (allowed and rejected) carry rate limit headers. 'Retry-After' on
+         * HTTP 429 is sent either way.
+         */
+        private boolean enabled = true;
+
+        /**
+         * Which headers: 'ietf' for 'RateLimit-Policy' and 'RateLimit' (draft-ietf-httpapi-ratelimit-headers),
+         * 'legacy' for 'X-RateLimit-Limit', 'X-RateLimit-Remaining' and 'X-RateLimit-Reset'.
+         */
+        private RateLimitHeaderStyle style = RateLimitHeaderStyle.IETF;
+
+        /**
+         * Whether allowed responses also report the permits left and when the next one returns. Costs one more
+         * Redis round trip per limit of every allowed call that answers a web request. Without it, allowed
+         * responses carry the policy only, and rejections report 0 permits left and the retry time, which are
+         * known for free.
+         */
+        private boolean remaining = false;
+
+        /**
+         * Name of the header that describes each limit's quota and window (ietf style).
+         */
+        private String policyHeader = "RateLimit-Policy";
+
+        /**
+         * Name of the header that reports the permits left and the seconds until they return (ietf style).
+         */
+        private String limitHeader = "RateLimit";
+
+        /**
+         * Name of the header that carries the rate of the tightest limit (legacy style).
+         */
+        private String legacyLimitHeader = "X-RateLimit-Limit";
+
+        /**
+         * Name of the header that carries the permits left (legacy style).
+         */
+        private String legacyRemainingHeader = "X-RateLimit-Remaining";
+
+        /**
+         * Name of the header that carries the seconds until a permit returns (legacy style).
+         */
+        private String legacyResetHeader = "X-RateLimit-Reset";
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public RateLimitHeaderStyle getStyle() {
+            return style;
+        }
+
+        public void setStyle(RateLimitHeaderStyle style) {
+            this.style = style;
+        }
+
+        public boolean isRemaining() {
+            return remaining;
+        }
+
+        public void setRemaining(boolean remaining) {
+            this.remaining = remaining;
+        }
+
+        public String getPolicyHeader() {
+            return policyHeader;
+        }
+
+        public void setPolicyHeader(String policyHeader) {
+            this.policyHeader = headerName("policy-header", policyHeader);
+        }
+
+        public String getLimitHeader() {
+            return limitHeader;
+        }
+
+        public void setLimitHeader(String limitHeader) {
+            this.limitHeader = headerName("limit-header", limitHeader);
+        }
+
+        public String getLegacyLimitHeader() {
+            return legacyLimitHeader;
+        }
+
+        public void setLegacyLimitHeader(String legacyLimitHeader) {
+            this.legacyLimitHeader = headerName("legacy-limit-header", legacyLimitHeader);
+        }
+
+        public String getLegacyRemainingHeader() {
+            return legacyRemainingHeader;
+        }
+
+        public void setLegacyRemainingHeader(String legacyRemainingHeader) {
+            this.legacyRemainingHeader = headerName("legacy-remaining-header", legacyRemainingHeader);
+        }
+
+        public String getLegacyResetHeader() {
+            return legacyResetHeader;
+        }
+
+        public void setLegacyResetHeader(String legacyResetHeader) {
+            this.legacyResetHeader = headerName("legacy-reset-header", legacyResetHeader);
+        }
+
+        /** RFC 9110 token characters only, so the name cannot break the response. */
+        private static String headerName(String property, String name) {
+            if (name == null || name.isEmpty() || !name.chars().allMatch(Headers::isTokenChar)) {
+                throw new IllegalArgumentException("ratelimit.headers." + property + " must be an HTTP header name "
+                        + "(letters, digits and !#$%&'*+-.^_`|~) but was '" + name + "'");
+            }
+            return name;
+        }
+
+        private static boolean isTokenChar(int c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
         }
     }
 }

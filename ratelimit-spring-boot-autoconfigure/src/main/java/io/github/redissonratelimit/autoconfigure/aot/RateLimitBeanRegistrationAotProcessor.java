@@ -4,6 +4,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 import org.springframework.aot.hint.ExecutableMode;
@@ -26,7 +27,9 @@ import io.github.redissonratelimit.annotation.RateLimit;
  * <ul>
  * <li>each limited method, invocable: key expressions read the parameter names ({@code #userId}) from its
  * metadata, and the call proceeds to it reflectively;</li>
- * <li>each composed annotation that carries {@code @RateLimit}, whose attributes are read reflectively.</li>
+ * <li>each composed annotation that carries {@code @RateLimit}, whose attributes are read reflectively;</li>
+ * <li>each method named by a {@code fallback}, which the interceptor calls reflectively (all overloads of the
+ * name: which one fits is decided when the application starts).</li>
  * </ul>
  * It looks for the annotation only, with the rules of the operation source (on the method or what it
  * overrides, else on the class for its public methods). Declarations are not validated here: their values
@@ -42,16 +45,19 @@ class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAotProces
         }
         Set<Method> methods = new LinkedHashSet<>();
         Set<Class<? extends Annotation>> composedAnnotations = new LinkedHashSet<>();
+        Set<String> fallbacks = new LinkedHashSet<>();
         MergedAnnotations onClass = MergedAnnotations.from(beanClass, SearchStrategy.TYPE_HIERARCHY);
         boolean classLimited = onClass.isPresent(RateLimit.class);
         if (classLimited) {
             collectComposedAnnotations(onClass, composedAnnotations);
+            collectFallbacks(onClass, fallbacks);
         }
         for (Method method : ReflectionUtils.getUniqueDeclaredMethods(beanClass, ReflectionUtils.USER_DECLARED_METHODS)) {
             MergedAnnotations onMethod = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY);
             if (onMethod.isPresent(RateLimit.class)) {
                 methods.add(method);
                 collectComposedAnnotations(onMethod, composedAnnotations);
+                collectFallbacks(onMethod, fallbacks);
             }
             else if (classLimited && Modifier.isPublic(method.getModifiers()) && !Modifier.isStatic(method.getModifiers())) {
                 methods.add(method);
@@ -60,11 +66,20 @@ class RateLimitBeanRegistrationAotProcessor implements BeanRegistrationAotProces
         if (methods.isEmpty()) {
             return null;
         }
+        if (!fallbacks.isEmpty()) {
+            methods.addAll(List.of(ReflectionUtils.getUniqueDeclaredMethods(beanClass,
+                    candidate -> fallbacks.contains(candidate.getName()))));
+        }
         return (generationContext, code) -> {
             ReflectionHints reflection = generationContext.getRuntimeHints().reflection();
             methods.forEach(method -> reflection.registerMethod(method, ExecutableMode.INVOKE));
             composedAnnotations.forEach(type -> reflection.registerType(type, MemberCategory.INVOKE_DECLARED_METHODS));
         };
+    }
+
+    private static void collectFallbacks(MergedAnnotations annotations, Set<String> fallbacks) {
+        annotations.stream(RateLimit.class).map(annotation -> annotation.getString("fallback").trim())
+                .filter(name -> !name.isEmpty()).forEach(fallbacks::add);
     }
 
     private static void collectComposedAnnotations(MergedAnnotations annotations,

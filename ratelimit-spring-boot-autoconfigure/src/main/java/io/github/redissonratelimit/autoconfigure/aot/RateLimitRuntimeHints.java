@@ -11,6 +11,7 @@ import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.key.KeyExpressionRoot;
+import io.github.redissonratelimit.key.RateLimitConditionException;
 import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.InvalidRateLimitException;
@@ -34,6 +35,7 @@ public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
         reflection.registerType(RateLimitBackendUnavailableException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(LimitSpec.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitKeyException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        reflection.registerType(RateLimitConditionException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(InvalidRateLimitException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         // ratelimit.* binds through the JavaBean setters (Boot also derives this when it processes the bean)
         BindableRuntimeHintsRegistrar.forTypes(RateLimitProperties.class).registerHints(hints, classLoader);

@@ -88,6 +88,27 @@ class RateLimitBeanRegistrationAotProcessorTest {
         }
     }
 
+    public static class Quotes {
+
+        @RateLimit(key = "#symbol", rate = 1, fallback = "cached")
+        @RateLimit(name = "quotes-hourly", key = "'h:' + #symbol", rate = 100, interval = 3600, fallback = "stale")
+        public String quote(String symbol) {
+            return symbol;
+        }
+
+        String cached(String symbol, Exception rejection) {
+            return "cached";
+        }
+
+        private static String stale(String symbol) {
+            return "stale";
+        }
+
+        String unrelated() {
+            return "";
+        }
+    }
+
     private BeanRegistrationAotContribution process(Class<?> beanClass) {
         beanFactory.registerBeanDefinition("bean", new RootBeanDefinition(beanClass));
         return processor.processAheadOfTime(RegisteredBean.of(beanFactory, "bean"));
@@ -132,5 +153,17 @@ class RateLimitBeanRegistrationAotProcessorTest {
         process(PolicyOnly.class).applyTo(generationContext, null);
         assertThat(reflection.onMethod(PolicyOnly.class.getMethod("export", String.class)).invoke())
                 .accepts(generationContext.getRuntimeHints());
+    }
+
+    @Test
+    void keepsFallbackMethodsInvocable() throws Exception {
+        process(Quotes.class).applyTo(generationContext, null);
+
+        assertThat(reflection.onMethod(Quotes.class.getDeclaredMethod("cached", String.class, Exception.class)).invoke())
+                .accepts(generationContext.getRuntimeHints());
+        assertThat(reflection.onMethod(Quotes.class.getDeclaredMethod("stale", String.class)).invoke())
+                .accepts(generationContext.getRuntimeHints());
+        assertThat(reflection.onMethod(Quotes.class.getDeclaredMethod("unrelated")).introspect())
+                .rejects(generationContext.getRuntimeHints());
     }
 }

@@ -1,0 +1,88 @@
+package io.github.redissonratelimit.interceptor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+
+/**
+ * The limits of one call as they are decided one after the other: the grants so far, and how it
+ * ended (passed, rejected by one limit, or failed). Used by one call at a time.
+ */
+final class Acquisition {
+
+    private final List<LimitCall> calls;
+    private final List<RateLimitOutcome> outcomes;
+    private final List<LimitCall> granted;
+    private LimitCall rejectedBy;
+    private RateLimitExceededException rejection;
+    private Throwable error;
+
+    Acquisition(List<LimitCall> calls) {
+        this.calls = calls;
+        this.outcomes = new ArrayList<>(calls.size());
+        this.granted = new ArrayList<>(calls.size());
+    }
+
+    List<LimitCall> calls() {
+        return calls;
+    }
+
+    /** @return whether the next limit should be asked */
+    boolean decided(LimitCall call, Decision decision, long startNanos) {
+        outcomes.add(call.outcome(decision, startNanos));
+        if (decision.allowed()) {
+            granted.add(call);
+            return true;
+        }
+        rejectedBy = call;
+        rejection = call.rejection(decision);
+        return false;
+    }
+
+    /** The backend gave no decision and the limit's policy lets the call go on without it. */
+    void passed(LimitCall call, Throwable ex, long startNanos) {
+        outcomes.add(call.failure(ex, startNanos));
+    }
+
+    void failed(LimitCall call, Throwable ex, long startNanos) {
+        outcomes.add(call.failure(ex, startNanos));
+        error = ex;
+    }
+
+    boolean passed() {
+        return rejection == null && error == null;
+    }
+
+    /** The grants to give back when the call did not pass, latest first. */
+    List<LimitCall> grantsToRefund() {
+        if (passed() || granted.isEmpty()) {
+            return List.of();
+        }
+        List<LimitCall> latestFirst = new ArrayList<>(granted);
+        Collections.reverse(latestFirst);
+        return latestFirst;
+    }
+
+    List<RateLimitOutcome> outcomes() {
+        return outcomes;
+    }
+
+    /** The limit that rejected the call, or null. */
+    LimitCall rejectedBy() {
+        return rejectedBy;
+    }
+
+    /** The rejection to throw (or hand to the fallback), or null. */
+    RateLimitExceededException rejection() {
+        return rejection;
+    }
+
+    /** What the backend threw, or null. */
+    Throwable error() {
+        return error;
+    }
+}

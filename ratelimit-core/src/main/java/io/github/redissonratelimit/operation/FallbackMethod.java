@@ -1,0 +1,121 @@
+package io.github.redissonratelimit.operation;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+
+/**
+ * The method named by {@code @RateLimit(fallback = ...)}, resolved and checked once when the limited
+ * method is first seen: it lives on the same class, takes the limited method's parameters (optionally
+ * followed by one that accepts the {@link RateLimitExceededException}) and returns a type the limited
+ * method may return.
+ */
+public final class FallbackMethod {
+
+    private final Method method;
+    private final boolean takesException;
+
+    private FallbackMethod(Method method, boolean takesException) {
+        this.method = method;
+        this.takesException = takesException;
+        ReflectionUtils.makeAccessible(method);
+    }
+
+    /**
+     * @param description how errors name the limited method
+     * @throws InvalidRateLimitException when no method fits
+     */
+    static FallbackMethod resolve(Class<?> userClass, Method limited, String name, String description) {
+        Method[] named = ReflectionUtils.getUniqueDeclaredMethods(userClass, candidate -> candidate.getName().equals(name));
+        String expected = signature(limited, name);
+        if (named.length == 0) {
+            throw new InvalidRateLimitException(description, "fallback", "\"" + name + "\" is not a method of "
+                    + userClass.getName(), "declare " + expected + " on " + userClass.getSimpleName()
+                    + " or correct the name", null);
+        }
+        Method withException = find(named, limited, true);
+        Method chosen = withException != null ? withException : find(named, limited, false);
+        if (chosen == null) {
+            throw new InvalidRateLimitException(description, "fallback", "\"" + name + "\" takes "
+                    + Stream.of(named).map(FallbackMethod::parameters).sorted().collect(Collectors.joining(" or "))
+                    + ", not the parameters of the limited method", "declare " + expected, null);
+        }
+        Class<?> returnType = limited.getReturnType();
+        if (returnType != void.class && !ClassUtils.isAssignable(returnType, chosen.getReturnType())) {
+            throw new InvalidRateLimitException(description, "fallback", "\"" + name + "\" returns "
+                    + chosen.getReturnType().getSimpleName() + ", which " + limited.getName() + " cannot return (it returns "
+                    + returnType.getSimpleName() + ")", "let " + name + " return " + returnType.getSimpleName(), null);
+        }
+        return new FallbackMethod(chosen, chosen == withException);
+    }
+
+    private static Method find(Method[] candidates, Method limited, boolean withException) {
+        Class<?>[] expected = limited.getParameterTypes();
+        for (Method candidate : candidates) {
+            Class<?>[] actual = candidate.getParameterTypes();
+            if (actual.length != expected.length + (withException ? 1 : 0)) {
+                continue;
+            }
+            boolean fits = true;
+            for (int i = 0; i < expected.length && fits; i++) {
+                fits = ClassUtils.isAssignable(actual[i], expected[i]);
+            }
+            if (fits && withException) {
+                fits = actual[expected.length].isAssignableFrom(RateLimitExceededException.class);
+            }
+            if (fits) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private static String signature(Method limited, String name) {
+        List<String> parameters = Stream.of(limited.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.toList());
+        String plain = String.join(", ", parameters);
+        parameters.add("RateLimitExceededException ex");
+        return limited.getReturnType().getSimpleName() + " " + name + "(" + plain + ") or "
+                + limited.getReturnType().getSimpleName() + " " + name + "(" + String.join(", ", parameters) + ")";
+    }
+
+    private static String parameters(Method method) {
+        return Stream.of(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+    }
+
+    public Method method() {
+        return method;
+    }
+
+    /**
+     * Calls the fallback on {@code target} (ignored for a static fallback) with the call's arguments.
+     * @throws Throwable what the fallback throws, unwrapped
+     */
+    public Object invoke(Object target, Object[] args, RateLimitExceededException rejection) throws Throwable {
+        Object[] actual = args;
+        if (takesException) {
+            actual = Arrays.copyOf(args, args.length + 1);
+            actual[args.length] = rejection;
+        }
+        try {
+            return method.invoke(Modifier.isStatic(method.getModifiers()) ? null : target, actual);
+        }
+        catch (InvocationTargetException ex) {
+            throw ex.getTargetException();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return method.getName() + parameters(method);
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.redissonratelimit.outcome;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.LimitSpec;
+
+/**
+ * What one limit decided for one call.
+ *
+ * @param limitName the limit's name ({@code RateLimitOperation.name()}), e.g. for metric tags
+ * @param displayName the name clients see (HTTP headers)
+ * @param key the logical key of the call
+ * @param limiterName the limiter's name in Redis
+ * @param limit rate, interval and mode
+ * @param permits permits the call asked for
+ * @param result allowed, rejected or error
+ * @param retryAfter for a rejection, the time until the permits can be free; otherwise zero
+ * @param latency time spent asking the backend, waiting included
+ * @param error for {@link Result#ERROR}, what the backend threw; otherwise null
+ */
+public record RateLimitOutcome(String limitName, String displayName, String key, String limiterName, LimitSpec limit,
+        long permits, Result result, Duration retryAfter, Duration latency, Throwable error) {
+
+    public RateLimitOutcome {
+        Objects.requireNonNull(limitName, "limitName");
+        Objects.requireNonNull(displayName, "displayName");
+        Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(result, "result");
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        Objects.requireNonNull(latency, "latency");
+    }
+
+    /** The outcome a rejection describes, e.g. for a web layer that sees only the exception. */
+    public static RateLimitOutcome of(RateLimitExceededException rejection) {
+        return new RateLimitOutcome(rejection.getLimitName(), rejection.getDisplayName(), rejection.getKey(),
+                rejection.getLimiterName(), rejection.getLimit(), rejection.getPermits(), Result.REJECTED,
+                rejection.getRetryAfter(), Duration.ZERO, null);
+    }
+
+    public boolean allowed() {
+        return result == Result.ALLOWED;
+    }
+
+    public boolean rejected() {
+        return result == Result.REJECTED;
+    }
+
+    /** How a limit decided a call. */
+    public enum Result {
+
+        /** The permits were taken (and given back if a later limit rejected the call). */
+        ALLOWED,
+
+        /** No permits were free (within the wait timeout, if any). */
+        REJECTED,
+
+        /** The backend failed, e.g. Redis could not be reached. */
+        ERROR;
+
+        /** The lower-case name used in metric tags. */
+        public String tag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.github.redissonratelimit.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.aop.framework.ProxyFactory;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+
+@ExtendWith(RealRedisExtension.class)
+class RateLimitMetricsTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private RedissonClient redisson;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        redis.flushAll();
+        redisson = redis.newRedissonClient();
+    }
+
+    @AfterEach
+    void tearDown() {
+        redisson.shutdown();
+    }
+
+    private Orders limited(RateLimitBackend backend) {
+        RateLimitInterceptor interceptor = new RateLimitInterceptor(
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(), backend);
+        interceptor.setListeners(List.of(new RateLimitMetrics(registry)));
+        ProxyFactory factory = new ProxyFactory(new Orders());
+        factory.setProxyTargetClass(true);
+        factory.addAdvice(interceptor);
+        return (Orders) factory.getProxy();
+    }
+
+    private double requests(String limit, String result) {
+        return registry.get("ratelimit.requests").tag("limit", limit).tag("result", result).counter().count();
+    }
+
+    @Test
+    void countsDecisionsPerLimitAndResultAndTimesTheBackend() {
+        Orders orders = limited(new RedissonRateLimitBackend(redisson));
+        for (int i = 0; i < 5; i++) {
+            try {
+                orders.submit("u" + (i % 2));
+            }
+            catch (RateLimitExceededException ex) {
+                // counted
+            }
+        }
+
+        assertThat(requests("orders", "allowed")).isEqualTo(4);
+        assertThat(requests("orders", "rejected")).isEqualTo(1);
+        assertThat(requests("orders", "error")).isZero();
+        Timer latency = registry.get("ratelimit.backend.latency").tag("limit", "orders").timer();
+        assertThat(latency.count()).isEqualTo(5);
+        assertThat(latency.totalTime(TimeUnit.NANOSECONDS)).isPositive();
+        assertThat(registry.find("ratelimit.requests").tag("limit", "orders").counters())
+                .as("one series per limit and result, never per key").hasSize(3);
+    }
+
+    @Test
+    void aFailingBackendCountsAsErrorAndTheCallFails() {
+        RateLimitBackend down = (name, spec, permits) -> {
+            throw new IllegalStateException("Redis is down");
+        };
+        Orders orders = limited(down);
+
+        assertThatThrownBy(() -> orders.submit("u")).isInstanceOf(IllegalStateException.class).hasMessage("Redis is down");
+        assertThat(requests("orders", "error")).isEqualTo(1);
+        assertThat(requests("orders", "allowed")).isZero();
+    }
+
+    public static class Orders {
+        @RateLimit(name = "orders", key = "'metrics:' + #user", rate = 2, interval = 60)
+        public String submit(String user) {
+            return "ok";
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.redissonratelimit.autoconfigure.actuate;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.operation.RateLimitOperationSource;
+
+/**
+ * Declares the {@code ratelimits} Actuator endpoint when Spring Boot Actuator is present. Like every
+ * endpoint it is reachable over HTTP only once exposed, e.g.
+ * {@code management.endpoints.web.exposure.include=health,ratelimits}.
+ */
+@AutoConfiguration(after = RateLimitAutoConfiguration.class)
+@ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
+@ConditionalOnBean(RateLimitInterceptor.class)
+public final class RateLimitEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitsEndpoint rateLimitsEndpoint(RateLimitOperationSource rateLimitOperationSource,
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend) {
+        return new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend);
+    }
+}

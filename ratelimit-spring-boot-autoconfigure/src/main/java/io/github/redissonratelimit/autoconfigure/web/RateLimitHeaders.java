@@ -1,0 +1,143 @@
+package io.github.redissonratelimit.autoconfigure.web;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+
+/**
+ * Renders the rate limit headers of one response from its {@link ResponseLimits}; knows nothing of
+ * servlets or WebFlux.
+ *
+ * <p>IETF style ({@code draft-ietf-httpapi-ratelimit-headers}), one list item per limit:
+ * <pre>
+ * RateLimit-Policy: "OrderController.submit";q=5;w=60, "orders-hourly";q=100;w=3600
+ * RateLimit: "OrderController.submit";r=0;t=42
+ * </pre>
+ * {@code w} is left out for a window that is not a whole number of seconds. {@code RateLimit} lists
+ * the limits whose remaining permits are known: a rejection ({@code r=0}, {@code t} the retry time,
+ * the same value as {@code Retry-After}), or an allowed call when remaining permits are read.
+ *
+ * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
+ * permits left, else the first: {@code X-RateLimit-Limit} (its rate), {@code X-RateLimit-Remaining} and
+ * {@code X-RateLimit-Reset} (seconds) when known.
+ */
+public final class RateLimitHeaders {
+
+    private final RateLimitHeaderStyle style;
+    private final boolean remaining;
+    private final String policyHeader;
+    private final String limitHeader;
+    private final String legacyLimitHeader;
+    private final String legacyRemainingHeader;
+    private final String legacyResetHeader;
+
+    public RateLimitHeaders(RateLimitProperties.Headers properties) {
+        this.style = properties.getStyle();
+        this.remaining = properties.isRemaining();
+        this.policyHeader = properties.getPolicyHeader();
+        this.limitHeader = properties.getLimitHeader();
+        this.legacyLimitHeader = properties.getLegacyLimitHeader();
+        this.legacyRemainingHeader = properties.getLegacyRemainingHeader();
+        this.legacyResetHeader = properties.getLegacyResetHeader();
+    }
+
+    /** Whether allowed decisions should be followed by a read of the limiter's state. */
+    public boolean readsRemaining() {
+        return remaining;
+    }
+
+    /** Header name to value, in a stable order; empty when there is nothing to report. */
+    public Map<String, String> render(Collection<ResponseLimits.Entry> entries) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (entries.isEmpty()) {
+            return headers;
+        }
+        if (style == RateLimitHeaderStyle.LEGACY) {
+            renderLegacy(entries, headers);
+        }
+        else {
+            renderIetf(entries, headers);
+        }
+        return headers;
+    }
+
+    private void renderIetf(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
+        StringJoiner policies = new StringJoiner(", ");
+        StringJoiner limits = new StringJoiner(", ");
+        for (ResponseLimits.Entry entry : entries) {
+            RateLimitOutcome outcome = entry.outcome();
+            String item = sfString(outcome.displayName());
+            LimitSpec limit = outcome.limit();
+            long millis = limit.interval().toMillis();
+            policies.add(item + ";q=" + limit.rate() + (millis % 1000 == 0 ? ";w=" + millis / 1000 : ""));
+            Remaining left = remaining(entry);
+            if (left != null) {
+                limits.add(item + ";r=" + left.permits() + (left.resetSeconds() > 0 ? ";t=" + left.resetSeconds() : ""));
+            }
+        }
+        headers.put(policyHeader, policies.toString());
+        if (limits.length() > 0) {
+            headers.put(limitHeader, limits.toString());
+        }
+    }
+
+    private void renderLegacy(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
+        List<ResponseLimits.Entry> all = new ArrayList<>(entries);
+        Optional<ResponseLimits.Entry> rejected = all.stream().filter(entry -> entry.outcome().rejected()).findFirst();
+        ResponseLimits.Entry tightest = rejected.orElseGet(() -> all.stream().filter(entry -> remaining(entry) != null)
+                .min(Comparator.comparingLong(entry -> remaining(entry).permits()))
+                .orElse(all.get(0)));
+        headers.put(legacyLimitHeader, Long.toString(tightest.outcome().limit().rate()));
+        Remaining left = remaining(tightest);
+        if (left != null) {
+            headers.put(legacyRemainingHeader, Long.toString(left.permits()));
+            headers.put(legacyResetHeader, Long.toString(left.resetSeconds()));
+        }
+    }
+
+    /** What is known for free (a rejection) or was read (state); null otherwise. */
+    private static Remaining remaining(ResponseLimits.Entry entry) {
+        RateLimitOutcome outcome = entry.outcome();
+        if (outcome.rejected()) {
+            // the value Retry-After carries, so t never differs from it
+            return new Remaining(0, RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
+        }
+        if (entry.state() != null) {
+            return new Remaining(entry.state().available(), ceilSeconds(entry.state().nextPermitIn()));
+        }
+        return null;
+    }
+
+    private static long ceilSeconds(Duration duration) {
+        return (duration.toMillis() + 999) / 1000;
+    }
+
+    /** An RFC 8941 sf-string: printable ASCII, with quote and backslash escaped. */
+    static String sfString(String value) {
+        StringBuilder out = new StringBuilder(value.length() + 2).append('"');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"' || c == '\\') {
+                out.append('\\').append(c);
+            }
+            else {
+                out.append(c >= 0x20 && c < 0x7f ? c : '?');
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private record Remaining(long permits, long resetSeconds) {
+    }
+}

@@ -1,0 +1,88 @@
+package io.github.redissonratelimit.autoconfigure.web;
+
+import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+
+/**
+ * Writes the rate limit headers of Spring MVC responses. As a {@link RateLimitListener} it sees each
+ * decision on the thread that made it: when that thread serves a request ({@link RequestContextHolder}),
+ * the decision joins the request's {@link ResponseLimits} and the headers are set on the response right
+ * away, before the handler writes a body. Calls outside a request (schedulers, other threads) are left
+ * alone. The 429 handler adds the rejection of calls decided off the request thread.
+ */
+public class ServletRateLimitHeaders implements RateLimitListener {
+
+    private static final Log logger = LogFactory.getLog(ServletRateLimitHeaders.class);
+
+    private final RateLimitHeaders headers;
+    private final RateLimitBackend backend;
+
+    /** @param backend reads remaining permits when the headers report them */
+    public ServletRateLimitHeaders(RateLimitHeaders headers, RateLimitBackend backend) {
+        this.headers = headers;
+        this.backend = backend;
+    }
+
+    @Override
+    public void onOutcomes(List<RateLimitOutcome> outcomes) {
+        RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
+        if (!(attributes instanceof ServletRequestAttributes servlet) || servlet.getResponse() == null) {
+            return;
+        }
+        ResponseLimits limits = limitsOf(servlet.getRequest());
+        for (RateLimitOutcome outcome : outcomes) {
+            limits.add(outcome, outcome.allowed() && headers.readsRemaining() ? state(outcome) : null);
+        }
+        write(servlet.getResponse(), limits);
+    }
+
+    /** Adds a rejection to the response's headers; called by the 429 handler. */
+    public void rejected(HttpServletRequest request, HttpServletResponse response, RateLimitExceededException ex) {
+        ResponseLimits limits = limitsOf(request);
+        limits.add(RateLimitOutcome.of(ex), null);
+        write(response, limits);
+    }
+
+    private LimitState state(RateLimitOutcome outcome) {
+        try {
+            return backend.state(outcome.limiterName(), outcome.limit());
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Could not read the remaining permits of " + outcome.limiterName(), ex);
+            return null;
+        }
+    }
+
+    private static ResponseLimits limitsOf(HttpServletRequest request) {
+        Object existing = request.getAttribute(ResponseLimits.ATTRIBUTE);
+        if (existing instanceof ResponseLimits limits) {
+            return limits;
+        }
+        ResponseLimits limits = new ResponseLimits();
+        request.setAttribute(ResponseLimits.ATTRIBUTE, limits);
+        return limits;
+    }
+
+    private void write(HttpServletResponse response, ResponseLimits limits) {
+        if (response.isCommitted()) {
+            return;
+        }
+        for (Map.Entry<String, String> header : headers.render(limits.entries()).entrySet()) {
+            response.setHeader(header.getKey(), header.getValue());
+        }
+    }
+}

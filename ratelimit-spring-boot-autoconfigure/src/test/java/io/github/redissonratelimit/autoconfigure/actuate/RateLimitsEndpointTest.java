@@ -1,0 +1,143 @@
+package io.github.redissonratelimit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.servlet.ServletManagementContextAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+
+import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+
+@ExtendWith(RealRedisExtension.class)
+class RateLimitsEndpointTest {
+
+    private RedisEndpoint redis;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+    }
+
+    private WebApplicationContextRunner runner() {
+        return new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+                        RateLimitEndpointAutoConfiguration.class, AopAutoConfiguration.class,
+                        EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
+                        ManagementContextAutoConfiguration.class, ServletManagementContextAutoConfiguration.class,
+                        DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+                        JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
+                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+                .withBean(Orders.class);
+    }
+
+    public static class Orders {
+
+        @RateLimit(key = "'order:' + #userId", rate = 5, interval = 60, waitTimeout = "1s", skipIf = "#userId == 'ops'")
+        public String submit(String userId) {
+            return "ok";
+        }
+
+        @RateLimit(name = "order-details", rate = 100, window = "1s", mode = RateLimitMode.PER_CLIENT,
+                fallback = "busy")
+        public String details() {
+            return "details";
+        }
+
+        String busy() {
+            return "busy";
+        }
+    }
+
+    @Test
+    void listsEveryDeclaredLimit() {
+        runner().run(context -> {
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+            mvc.perform(get("/actuator/ratelimits"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.limits.length()").value(2))
+                    .andExpect(jsonPath("$.limits[0].name").value(Orders.class.getName() + ".submit"))
+                    .andExpect(jsonPath("$.limits[0].displayName").value("Orders.submit"))
+                    .andExpect(jsonPath("$.limits[0].method").value(Orders.class.getName() + ".submit(String)"))
+                    .andExpect(jsonPath("$.limits[0].key").value("'order:' + #userId"))
+                    .andExpect(jsonPath("$.limits[0].rate").value(5))
+                    .andExpect(jsonPath("$.limits[0].interval").value("PT1M"))
+                    .andExpect(jsonPath("$.limits[0].mode").value("OVERALL"))
+                    .andExpect(jsonPath("$.limits[0].waitTimeout").value("PT1S"))
+                    .andExpect(jsonPath("$.limits[0].skipIf").value("#userId == 'ops'"))
+                    .andExpect(jsonPath("$.limits[0].source").value("annotation"))
+                    .andExpect(jsonPath("$.limits[1].name").value("order-details"))
+                    .andExpect(jsonPath("$.limits[1].key").doesNotExist())
+                    .andExpect(jsonPath("$.limits[1].intervalMillis").value(1000))
+                    .andExpect(jsonPath("$.limits[1].mode").value("PER_CLIENT"))
+                    .andExpect(jsonPath("$.limits[1].fallback").value("busy()"));
+        });
+    }
+
+    @Test
+    void readsTheLivePermitsOfOneKeyWithoutTakingAny() {
+        runner().run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            orders.submit("42");
+            orders.submit("42");
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+
+            for (int i = 0; i < 2; i++) {
+                mvc.perform(get("/actuator/ratelimits/Orders.submit/order:42"))
+                        .andExpect(status().isOk())
+                        .andExpect(jsonPath("$.key").value("order:42"))
+                        .andExpect(jsonPath("$.limiterName").value("rate_limit:{order:42}"))
+                        .andExpect(jsonPath("$.availablePermits").value(3))
+                        .andExpect(jsonPath("$.limits[0].rate").value(5));
+            }
+            mvc.perform(get("/actuator/ratelimits/" + Orders.class.getName() + ".submit/order:7"))
+                    .andExpect(jsonPath("$.availablePermits").value(5))
+                    .andExpect(jsonPath("$.nextPermitInMillis").value(0));
+        });
+    }
+
+    @Test
+    void aLimitWithoutKeyReadsItsOneLimiterAndAnUnknownNameIsNotFound() {
+        runner().run(context -> {
+            context.getBean(Orders.class).details();
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+
+            mvc.perform(get("/actuator/ratelimits/order-details"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.key").value("order-details"))
+                    .andExpect(jsonPath("$.availablePermits").value(99));
+            mvc.perform(get("/actuator/ratelimits/Orders.submit"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.limits[0].key").value("'order:' + #userId"))
+                    .andExpect(jsonPath("$.availablePermits").doesNotExist());
+            mvc.perform(get("/actuator/ratelimits/nothing")).andExpect(status().isNotFound());
+        });
+    }
+
+    @Test
+    void theEndpointBeanExistsWhenActuatorIsPresent() {
+        runner().run(context -> assertThat(context).hasSingleBean(RateLimitsEndpoint.class));
+    }
+}
