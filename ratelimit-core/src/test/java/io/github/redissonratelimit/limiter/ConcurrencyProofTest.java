@@ -54,9 +54,24 @@ class ConcurrencyProofTest {
 
     @Test
     void threadsOfThreeClientsNeverGetMoreThanRatePerWindowAndAreNotStarved() throws Exception {
+        prove(false);
+    }
+
+    /** The flood shortcut is on by default, so the proof must hold with it too. */
+    @Test
+    void theProofHoldsWithTheFloodShortcut() throws Exception {
+        prove(true);
+    }
+
+    private void prove(boolean floodShortcut) throws Exception {
         LimitSpec spec = new LimitSpec(RATE, INTERVAL, RateLimitMode.OVERALL);
         String name = new LimiterNaming().limiterName("proof:overall");
-        Hammer hammer = new Hammer(backends(3, spec), 4);
+        List<RateLimitBackend> backends = backends(3, spec);
+        if (floodShortcut) {
+            backends = backends.stream().map(backend -> (RateLimitBackend) new LocalRejectionCache(backend, 1_000))
+                    .toList();
+        }
+        Hammer hammer = new Hammer(backends, 4);
 
         GrantLog log = GrantLog.start(redis, name);
         long started = System.currentTimeMillis();
@@ -83,9 +98,9 @@ class ConcurrencyProofTest {
         }
         assertThat(perWindow).as("grants per window from the first grant").hasSizeGreaterThanOrEqualTo(3)
                 .allSatisfy(count -> assertThat(count).isGreaterThanOrEqualTo(RATE));
-        System.out.printf("[proof] %d threads on 3 clients, %d ms: %d attempts, %d grants; per window %s; most in any "
+        System.out.printf("[proof%s] %d threads on 3 clients, %d ms: %d attempts, %d grants; per window %s; most in any "
                 + "%d ms window: %d, in any %d ms window: %d; longest in flight %d ms; first grant %d ms after start%n",
-                12, ended - started, hammer.attempts(), grants.size(), perWindow, INTERVAL.toMillis(),
+                floodShortcut ? " with flood shortcut" : "", 12, ended - started, hammer.attempts(), grants.size(), perWindow, INTERVAL.toMillis(),
                 GrantLog.maxInAnyWindow(grants, INTERVAL.toMillis()), guaranteedWindow,
                 GrantLog.maxInAnyWindow(grants, guaranteedWindow), maxInFlight - 1, first - started);
     }
