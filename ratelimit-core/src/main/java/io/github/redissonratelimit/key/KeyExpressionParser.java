@@ -48,9 +48,13 @@ public final class KeyExpressionParser {
      * @throws ParseException when the expression is not valid SpEL
      */
     public KeyExpression parse(String expression, Method method, String methodDescription) {
+        return new KeyExpression(parseFor(expression, method, methodDescription));
+    }
+
+    private MethodExpression parseFor(String expression, Method method, String methodDescription) {
         Expression parsed = parser.parseExpression(expression);
         String[] names = parameterNames.getParameterNames(method);
-        return new KeyExpression(expression, parsed, method, methodDescription, names, beanResolver,
+        return new MethodExpression(expression, parsed, method, methodDescription, names, beanResolver,
                 unknownVariables(parsed, names, method.getParameterCount()));
     }
 
@@ -90,9 +94,6 @@ public final class KeyExpressionParser {
      */
     public ConditionExpression parseCondition(String expression, String attribute, Method method,
             String methodDescription) {
-        Expression parsed = parser.parseExpression(expression);
-        String[] names = parameterNames.getParameterNames(method);
-        return new ConditionExpression(expression, attribute, parsed, method, methodDescription, names, beanResolver,
-                unknownVariables(parsed, names, method.getParameterCount()));
+        return new ConditionExpression(parseFor(expression, method, methodDescription), attribute);
     }
 }

@@ -1,0 +1,52 @@
+package io.github.redissonratelimit.key;
+
+import java.lang.reflect.Method;
+import java.util.List;
+
+import org.springframework.expression.BeanResolver;
+import org.springframework.expression.Expression;
+
+/**
+ * A SpEL expression parsed once for one method; evaluated per call with the call's arguments as
+ * variables. Shared by key and condition expressions, which differ only in what a result means.
+ */
+final class MethodExpression {
+
+    final String source;
+    final String methodDescription;
+    private final Expression expression;
+    private final Method method;
+    private final String[] parameterNames;
+    private final BeanResolver beanResolver;
+    private final List<String> unknownVariables;
+
+    MethodExpression(String source, Expression expression, Method method, String methodDescription,
+            String[] parameterNames, BeanResolver beanResolver, List<String> unknownVariables) {
+        this.source = source;
+        this.expression = expression;
+        this.method = method;
+        this.methodDescription = methodDescription;
+        this.parameterNames = parameterNames;
+        this.beanResolver = beanResolver;
+        this.unknownVariables = unknownVariables;
+    }
+
+    /** @throws RuntimeException whatever SpEL throws */
+    Object evaluate(Object target, Class<?> targetClass, Object[] args) {
+        KeyEvaluationContext context = new KeyEvaluationContext(
+                new KeyExpressionRoot(method, args, target, targetClass), parameterNames, beanResolver);
+        return expression.getValue(context);
+    }
+
+    boolean parameterNamesKnown() {
+        return parameterNames != null;
+    }
+
+    String[] parameterNames() {
+        return parameterNames == null ? null : parameterNames.clone();
+    }
+
+    List<String> unknownVariables() {
+        return unknownVariables;
+    }
+}
