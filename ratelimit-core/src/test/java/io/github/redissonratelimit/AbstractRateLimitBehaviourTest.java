@@ -23,6 +23,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
+import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
@@ -279,18 +280,7 @@ abstract class AbstractRateLimitBehaviourTest {
     }
 
     private static int allowedOf(int calls, Callable<?> call) {
-        return (int) IntStream.range(0, calls).filter(i -> {
-            try {
-                call.call();
-                return true;
-            }
-            catch (RateLimitExceededException ex) {
-                return false;
-            }
-            catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }).count();
+        return Calls.succeeding(calls, call, RateLimitExceededException.class);
     }
 
     @Test

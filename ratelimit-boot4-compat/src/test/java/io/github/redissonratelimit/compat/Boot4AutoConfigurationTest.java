@@ -9,7 +9,6 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +20,7 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -56,18 +56,7 @@ class Boot4AutoConfigurationTest {
     }
 
     private static int allowedOf(int calls, Callable<?> call) {
-        return (int) IntStream.range(0, calls).filter(i -> {
-            try {
-                call.call();
-                return true;
-            }
-            catch (RateLimitExceededException ex) {
-                return false;
-            }
-            catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }).count();
+        return Calls.succeeding(calls, call, RateLimitExceededException.class);
     }
 
     @Target(ElementType.METHOD)

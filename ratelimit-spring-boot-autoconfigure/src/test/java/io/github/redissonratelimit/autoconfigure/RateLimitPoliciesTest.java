@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +16,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -63,18 +63,7 @@ class RateLimitPoliciesTest {
     }
 
     private static long allowed(int calls, Callable<?> call) {
-        return IntStream.range(0, calls).filter(i -> {
-            try {
-                call.call();
-                return true;
-            }
-            catch (RateLimitExceededException ex) {
-                return false;
-            }
-            catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }).count();
+        return Calls.succeeding(calls, call, RateLimitExceededException.class);
     }
 
     private static RateLimitOperation operation(org.springframework.context.ApplicationContext context, String method)
