@@ -304,7 +304,14 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         String name = declaredName.isEmpty() ? defaultName : declaredName;
         return new RateLimitOperation(description, name, key, new LimitSpec(rate.value(), interval.value(), mode.value()),
                 permits.value(), annotation.getString("message"), declaredName.isEmpty() ? null : declaredName,
-                values.source(), annotation.getEnum("onBackendError", BackendErrorPolicy.class));
+                values.source(), onBackendError(policy, annotation));
+    }
+
+    /** The policy's value (when it sets one other than DEFAULT) wins over the annotation's. */
+    private static BackendErrorPolicy onBackendError(PolicyValues policy, MergedAnnotation<RateLimit> annotation) {
+        BackendErrorPolicy fromPolicy = policy == null ? null : policy.onBackendError();
+        return fromPolicy != null && fromPolicy != BackendErrorPolicy.DEFAULT ? fromPolicy
+                : annotation.getEnum("onBackendError", BackendErrorPolicy.class);
     }
 
     private static Long positive(long value) {

@@ -18,7 +18,7 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
     public PolicyValues policy(String name) {
         RateLimitProperties.Policy policy = properties.getPolicies().get(name);
         return policy == null ? null : new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(),
-                policy.getPermits(), policy.isEnabled());
+                policy.getPermits(), policy.isEnabled(), policy.getOnBackendError());
     }
 
     @Override

@@ -83,6 +83,11 @@ class RateLimitOutagePolicyAutoConfigurationTest {
         public String buy(String id) {
             return "bought " + id;
         }
+
+        @RateLimit(name = "checkout", key = "#id", rate = 10, interval = 60)
+        public String checkout(String id) {
+            return "checked out " + id;
+        }
     }
 
     @Test
@@ -122,6 +127,28 @@ class RateLimitOutagePolicyAutoConfigurationTest {
                                 assertThat(ex.getReason()).isEqualTo(RateLimitBackendUnavailableException.Reason.CIRCUIT_OPEN);
                                 assertThat(ex.getRetryAfterSeconds()).isBetween(29L, 30L);
                             });
+                });
+    }
+
+    @Test
+    void aNamedPolicyInPropertiesOverridesThePolicyForItsLimit() {
+        runner.withPropertyValues("ratelimit.policies.checkout.on-backend-error=deny", "ratelimit.backend-timeout=50ms")
+                .run(context -> {
+                    Catalog catalog = context.getBean(Catalog.class);
+                    assertThat(catalog.checkout("x")).isEqualTo("checked out x");
+
+                    server.stop();
+
+                    assertThatThrownBy(() -> catalog.checkout("x")).isInstanceOf(RateLimitBackendUnavailableException.class);
+                    assertThat(catalog.browse("x")).isEqualTo("browsed x");
+                });
+        server.start();
+        runner.withPropertyValues("ratelimit.policies.checkout.on-backend-error=allow", "ratelimit.on-backend-error=deny",
+                "ratelimit.backend-timeout=50ms").run(context -> {
+                    server.stop();
+                    assertThat(context.getBean(Catalog.class).checkout("y")).isEqualTo("checked out y");
+                    assertThatThrownBy(() -> context.getBean(Catalog.class).browse("y"))
+                            .isInstanceOf(RateLimitBackendUnavailableException.class);
                 });
     }
 
