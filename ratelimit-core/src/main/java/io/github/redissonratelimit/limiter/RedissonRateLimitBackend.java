@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 import java.util.Set;
@@ -173,33 +174,14 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         this.initialized = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
     }
 
+    /** {@link #tryAcquireAsync}, waited for: one code path for both. */
     @Override
     public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-        RRateLimiter limiter = redisson.getRateLimiter(limiterName);
-        if (initialized.getIfPresent(limiterName) == null) {
-            initialize(limiterName, limiter, spec);
-        }
-        boolean allowed;
-        try {
-            allowed = limiter.tryAcquire(permits);
-        }
-        catch (RedisException ex) {
-            if (isGrantsLost(ex)) {
-                retryAfter(limiterName, spec, permits); // repairs the counter
-            }
-            else if (isNotInitialized(ex)) {
-                initialize(limiterName, limiter, spec);
-            }
-            else {
-                throw ex;
-            }
-            allowed = limiter.tryAcquire(permits);
-        }
-        return allowed ? Decision.allow() : Decision.reject(retryAfter(limiterName, spec, permits));
+        return await(tryAcquireAsync(limiterName, spec, permits));
     }
 
     /**
-     * The same commands as {@link #tryAcquire}, without blocking. Cancelling the returned future
+     * Takes the permits without blocking. Cancelling the returned future
      * cancels the Redis command in flight, so that a command Redisson still retries after the caller
      * gave up is not sent once Redis is back.
      */
@@ -231,7 +213,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         return chain.result();
     }
 
-    /** Like {@link #initialize}; a config that differs is reconciled off Redisson's threads (it blocks). */
+    /**
+     * Writes the config if absent; when one existed and differs from the declared one, reconciles it off
+     * Redisson's threads (reconciling blocks).
+     */
     private CompletionStage<Void> initializeAsync(String limiterName, RRateLimiter limiter, LimitSpec spec,
             CancellableChain<?> chain) {
         Duration keepAlive = options.keepAlive(spec.interval());
@@ -262,8 +247,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     /** Gives back an unused grant; see {@code REFUND_SCRIPT} for why not {@code RRateLimiter.release}. */
     @Override
     public void release(String limiterName, LimitSpec spec, long permits) {
-        redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_WRITE, REFUND_SCRIPT,
-                RScript.ReturnType.LONG, stateKeys(limiterName, spec), permits, spec.rate());
+        await(releaseAsync(limiterName, spec, permits));
     }
 
     @Override
@@ -275,11 +259,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
 
     @Override
     public LimitState state(String limiterName, LimitSpec spec) {
-        long now = System.currentTimeMillis();
-        List<Long> reply = redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_ONLY,
-                STATE_SCRIPT, RScript.ReturnType.LIST, stateKeys(limiterName, spec),
-                now - spec.interval().toMillis(), spec.rate());
-        return toState(reply);
+        return await(stateAsync(limiterName, spec));
     }
 
     @Override
@@ -341,14 +321,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         }
     }
 
-    private void initialize(String limiterName, RRateLimiter limiter, LimitSpec spec) {
-        Duration keepAlive = options.keepAlive(spec.interval());
-        if (!limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive)) {
-            reconcile(limiterName, limiter, spec, keepAlive);
-        }
-        initialized.put(limiterName, Boolean.TRUE);
-    }
-
     /** The limiter existed: make its stored config match the declared one as the policy says. */
     private void reconcile(String limiterName, RRateLimiter limiter, LimitSpec spec, Duration keepAlive) {
         RMap<String, String> hash = redisson.getMap(limiterName, StringCodec.INSTANCE);
@@ -401,11 +373,27 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         }
     }
 
-    private Duration retryAfter(String limiterName, LimitSpec spec, long permits) {
-        Long millis = redisson.getScript(LongCodec.INSTANCE).eval(limiterName, RScript.Mode.READ_WRITE,
-                RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, retryAfterKeys(limiterName, spec),
-                permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate());
-        return Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis));
+    /** Waits for a Redis answer the way Redisson's blocking methods do: its exception, unwrapped. */
+    private static <T> T await(CompletionStage<T> stage) {
+        CompletableFuture<T> future = stage.toCompletableFuture();
+        try {
+            return future.get();
+        }
+        catch (InterruptedException ex) {
+            future.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new RedisException("Interrupted while waiting for Redis", ex);
+        }
+        catch (ExecutionException ex) {
+            Throwable cause = unwrap(ex.getCause());
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new RedisException(cause.getMessage(), cause);
+        }
     }
 
     static boolean isGrantsLost(Throwable ex) {
