@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.limiter;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -239,9 +240,11 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                 .thenApply(millis -> Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis)));
     }
 
+    /** {@link #stateKeys} plus the config hash, whose stored rate and interval the script reads. */
     private List<Object> retryAfterKeys(String limiterName, LimitSpec spec) {
-        String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
-        return List.of(LimiterKeys.value(limiterName) + suffix, LimiterKeys.permits(limiterName) + suffix, limiterName);
+        List<Object> keys = new ArrayList<>(stateKeys(limiterName, spec));
+        keys.add(limiterName);
+        return keys;
     }
 
     /** Gives back an unused grant; see {@code REFUND_SCRIPT} for why not {@code RRateLimiter.release}. */
@@ -397,12 +400,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     static boolean isGrantsLost(Throwable ex) {
-        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-            if (cause.getMessage() != null && cause.getMessage().contains(GRANTS_LOST)) {
-                return true;
-            }
-        }
-        return false;
+        return causeMentions(ex, GRANTS_LOST);
     }
 
     static RateType rateType(RateLimitMode mode) {
@@ -410,8 +408,13 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     static boolean isNotInitialized(Throwable ex) {
+        return causeMentions(ex, NOT_INITIALIZED);
+    }
+
+    /** Whether {@code ex} or one of its causes carries {@code text}: how Lua errors reach us from Redis. */
+    private static boolean causeMentions(Throwable ex, String text) {
         for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-            if (cause.getMessage() != null && cause.getMessage().contains(NOT_INITIALIZED)) {
+            if (cause.getMessage() != null && cause.getMessage().contains(text)) {
                 return true;
             }
         }
