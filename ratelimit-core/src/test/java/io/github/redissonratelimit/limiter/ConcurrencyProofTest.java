@@ -6,15 +6,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
@@ -38,18 +39,14 @@ class ConcurrencyProofTest {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final Duration RUN = Duration.ofMillis(4_500);
 
-    private final List<RedissonClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
     private RedisEndpoint redis;
 
     @BeforeEach
     void setUp(RedisEndpoint redis) {
         this.redis = redis;
         redis.flushAll();
-    }
-
-    @AfterEach
-    void shutdown() {
-        clients.forEach(RedissonClient::shutdown);
     }
 
     @Test
@@ -113,8 +110,7 @@ class ConcurrencyProofTest {
     private List<RateLimitBackend> backends(int count, LimitSpec spec) {
         List<RateLimitBackend> backends = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            RedissonClient client = redis.newRedissonClient();
-            clients.add(client);
+            RedissonClient client = clients.create(redis);
             RateLimitBackend backend = new RedissonRateLimitBackend(client);
             backend.tryAcquire("warm-up:{" + i + "}", spec, 1); // connections open, scripts loaded
             backends.add(backend);

@@ -3,7 +3,6 @@ package io.github.redissonratelimit.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -15,12 +14,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.slf4j.LoggerFactory;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RespClient;
 
@@ -35,7 +36,8 @@ class ConfigChangeTest {
     private static final LimitSpec TEN = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
     private final String name = new LimiterNaming().limiterName("order:submit:42");
-    private final List<RedissonClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private RedisEndpoint redis;
 
@@ -50,12 +52,10 @@ class ConfigChangeTest {
     @AfterEach
     void tearDown() {
         ((Logger) LoggerFactory.getLogger(RedissonRateLimitBackend.class)).detachAppender(log);
-        clients.forEach(RedissonClient::shutdown);
     }
 
     private RedissonRateLimitBackend backend(ConfigChangePolicy policy, Duration keyTtl) {
-        RedissonClient client = redis.newRedissonClient();
-        clients.add(client);
+        RedissonClient client = clients.create(redis);
         return new RedissonRateLimitBackend(client, new BackendOptions(1_000, keyTtl, policy));
     }
 

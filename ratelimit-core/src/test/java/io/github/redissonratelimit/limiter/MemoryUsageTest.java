@@ -11,11 +11,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
@@ -26,7 +28,8 @@ import io.github.redissonratelimit.test.redis.RedisEndpoint;
 @ExtendWith(RealRedisExtension.class)
 class MemoryUsageTest {
 
-    private final List<RedissonClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
     private RedisEndpoint redis;
 
     @BeforeEach
@@ -36,15 +39,13 @@ class MemoryUsageTest {
     }
 
     @AfterEach
-    void shutdown() {
-        clients.forEach(RedissonClient::shutdown);
+    void flushAfterwards() {
         redis.flushAll();
     }
 
     @Test
     void aFullWindowCostsAbout120BytesPerGrantBeyond128Grants() {
-        RedissonClient client = redis.newRedissonClient();
-        clients.add(client);
+        RedissonClient client = clients.create(redis);
         RateLimitBackend backend = new RedissonRateLimitBackend(client);
         LimiterNaming naming = new LimiterNaming();
         StringBuilder table = new StringBuilder();

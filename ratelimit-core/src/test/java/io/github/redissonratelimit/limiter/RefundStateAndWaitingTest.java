@@ -3,16 +3,15 @@ package io.github.redissonratelimit.limiter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
@@ -21,6 +20,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RespClient;
 
@@ -34,7 +34,8 @@ class RefundStateAndWaitingTest {
     private static final LimitSpec FIVE_PER_MINUTE = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
     private final LimiterNaming naming = new LimiterNaming();
-    private final List<RedissonClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
     private RedisEndpoint redis;
 
     @BeforeEach
@@ -43,14 +44,8 @@ class RefundStateAndWaitingTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void shutdown() {
-        clients.forEach(RedissonClient::shutdown);
-    }
-
     private RedissonClient client() {
-        RedissonClient client = redis.newRedissonClient();
-        clients.add(client);
+        RedissonClient client = clients.create(redis);
         return client;
     }
 

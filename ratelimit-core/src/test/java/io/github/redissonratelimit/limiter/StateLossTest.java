@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
@@ -22,6 +22,7 @@ import org.redisson.client.RedisException;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
@@ -41,7 +42,8 @@ class StateLossTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
-    private final List<RedissonClient> clients = new ArrayList<>();
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
     private final LimiterNaming naming = new LimiterNaming();
     private RedisEndpoint redis;
 
@@ -51,14 +53,8 @@ class StateLossTest {
         redis.flushAll();
     }
 
-    @AfterEach
-    void shutdown() {
-        clients.forEach(RedissonClient::shutdown);
-    }
-
     private RedissonClient client() {
-        RedissonClient client = redis.newRedissonClient();
-        clients.add(client);
+        RedissonClient client = clients.create(redis);
         return client;
     }
 
