@@ -9,8 +9,16 @@ import java.util.Objects;
  * @param keyTtl how long a limiter's keys live after its last use (never less than its interval);
  * {@link Duration#ZERO} keeps them forever
  * @param onConfigChange what to do when Redis holds another config than the declared one
+ * @param pipelineInFlight how many pipelines of decisions may wait for Redis at once; 0 sends each decision
+ * on its own (see {@link AcquirePipeline})
+ * @param pipelineBatchSize the most decisions one pipeline carries
  */
-public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange) {
+public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
+        int pipelineInFlight, int pipelineBatchSize) {
+
+    public static final int DEFAULT_PIPELINE_IN_FLIGHT = 2;
+
+    public static final int DEFAULT_PIPELINE_BATCH_SIZE = 64;
 
     public static final BackendOptions DEFAULTS = new BackendOptions(100_000, Duration.ofHours(1),
             ConfigChangePolicy.UPDATE);
@@ -24,6 +32,17 @@ public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePo
         if (keyTtl.isNegative()) {
             throw new IllegalArgumentException("keyTtl must not be negative but was " + keyTtl);
         }
+        if (pipelineInFlight < 0) {
+            throw new IllegalArgumentException("pipelineInFlight must not be negative but was " + pipelineInFlight);
+        }
+        if (pipelineBatchSize < 1) {
+            throw new IllegalArgumentException("pipelineBatchSize must be at least 1 but was " + pipelineBatchSize);
+        }
+    }
+
+    /** With the default pipelining. */
+    public BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange) {
+        this(knownLimiters, keyTtl, onConfigChange, DEFAULT_PIPELINE_IN_FLIGHT, DEFAULT_PIPELINE_BATCH_SIZE);
     }
 
     /** The keep-alive RRateLimiter gets for a limiter with {@code interval}. */

@@ -29,15 +29,15 @@ import org.redisson.client.codec.StringCodec;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 
 /**
- * A {@link RateLimitBackend} on Redisson's {@link RRateLimiter}.
+ * A {@link RateLimitBackend} on Redisson's {@link RRateLimiter}: its config is written and changed with
+ * RRateLimiter's own operations, and decisions run {@link AcquireScript} on RRateLimiter's keys.
  *
- * <p>Steady state costs one Redis round trip per allowed decision. The first time this JVM sees a
- * limiter name it writes the config if absent ({@code trySetRate}, with the key TTL as keep-alive);
- * when a config was already there it reads it once and, if it differs from the declared one, applies
- * the {@link ConfigChangePolicy}. The same happens again when Redis reports the limiter as not
- * initialized (its keys expired or were deleted). A rejection costs one more script call, to learn when
- * the permits come back; it also repairs a free permits counter that was lost and re-created too high
- * (see {@code docs/operations.md}).
+ * <p>Steady state costs one script call per decision, allowed or rejected (a rejection comes with the
+ * time until the permits can be free); concurrent decisions share pipelines ({@link AcquirePipeline}).
+ * The first time this JVM sees a limiter name it writes the config if absent ({@code trySetRate}, with
+ * the key TTL as keep-alive); when a config was already there it reads it once and, if it differs from
+ * the declared one, applies the {@link ConfigChangePolicy}. The same happens again when Redis reports the
+ * limiter as not initialized (its keys expired or were deleted).
  *
  * <p>The asynchronous operations send the same commands without blocking: their results complete on
  * Redisson's event loop threads.
@@ -45,57 +45,6 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 public final class RedissonRateLimitBackend implements RateLimitBackend {
 
     static final String NOT_INITIALIZED = "RateLimiter is not initialized";
-
-    /*
-     * RRateLimiter's acquire script fails this way when its counter is below the request and its grants
-     * ZSET is gone (evicted or deleted): it reads the oldest grant's score to answer the wait, and there
-     * is none. It would fail on every call until the keys expire; the rejection script repairs it.
-     */
-    static final String GRANTS_LOST = "attempt to perform arithmetic on a nil value";
-
-    /*
-     * Runs on a rejection. First it checks RRateLimiter's invariant, free permits + permits held by the
-     * grants in the ZSET = rate, and repairs the counter when the state was partly lost (failover to a
-     * replica that missed writes, eviction, DEL):
-     * - the counter was lost: RRateLimiter re-creates it full although the grants are still there, and
-     *   under steady demand its own correction never fires, so twice the rate would be granted from then
-     *   on; a counter found too high is set back to rate - held (possibly negative);
-     * - the grants were lost: with an empty ZSET the counter must be the full rate.
-     * The cheap tests (ZCARD <= held, as every grant holds at least one permit) keep the recount off the
-     * normal path. Then it walks the grants (oldest first) until the permits they will return, added to
-     * the free ones, cover the request, and answers the milliseconds until that grant leaves the window.
-     * The member layout (struct 'Bc0I': id length, id, permits) is the one RRateLimiter writes. Rate and
-     * interval are the stored ones (the declared ones only when the config is gone): with
-     * on-config-change=keep they can differ, and RRateLimiter frees grants by the stored interval.
-     */
-    private static final String RETRY_AFTER_SCRIPT = """
-            local interval = tonumber(redis.call('hget', KEYS[3], 'interval') or ARGV[3])
-            local rate = tonumber(redis.call('hget', KEYS[3], 'rate') or ARGV[4])
-            local free = tonumber(redis.call('get', KEYS[1]) or rate)
-            local needed = tonumber(ARGV[1])
-            local grantCount = redis.call('zcard', KEYS[2])
-            if free + grantCount > rate or (grantCount == 0 and free < rate) then
-              local held = 0
-              for _, member in ipairs(redis.call('zrange', KEYS[2], 0, -1)) do
-                local _, permits = struct.unpack('Bc0I', member)
-                held = held + permits
-              end
-              if free + held > rate or (held == 0 and free < rate) then
-                free = rate - held
-                redis.call('set', KEYS[1], free, 'KEEPTTL')
-              end
-            end
-            if free >= needed then return 0 end
-            local grants = redis.call('zrange', KEYS[2], 0, needed - free - 1, 'withscores')
-            for i = 1, #grants, 2 do
-              local _, permits = struct.unpack('Bc0I', grants[i])
-              free = free + permits
-              if free >= needed then
-                return tonumber(grants[i + 1]) + interval - tonumber(ARGV[2])
-              end
-            end
-            return interval
-            """;
 
     /*
      * Gives back the permits of one unused grant: removes the newest grant of exactly that many permits
@@ -163,6 +112,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     private final RedissonClient redisson;
     private final BackendOptions options;
     private final Cache<String, Boolean> initialized;
+    private final AcquirePipeline pipeline;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
 
     public RedissonRateLimitBackend(RedissonClient redisson) {
@@ -173,6 +123,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         this.redisson = redisson;
         this.options = options;
         this.initialized = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
+        this.pipeline = new AcquirePipeline(redisson, new AcquireScript(redisson.getId()), options.pipelineInFlight(),
+                options.pipelineBatchSize());
     }
 
     /** {@link #tryAcquireAsync}, waited for: one code path for both. */
@@ -189,27 +141,22 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     @Override
     public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
         CancellableChain<Decision> chain = new CancellableChain<>();
-        RRateLimiter limiter = redisson.getRateLimiter(limiterName);
         CompletionStage<Void> ready = initialized.getIfPresent(limiterName) == null
-                ? initializeAsync(limiterName, limiter, spec, chain) : CompletableFuture.completedFuture(null);
-        ready.thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits)))
-                .handle((allowed, ex) -> {
+                ? initializeAsync(limiterName, spec, chain) : CompletableFuture.completedFuture(null);
+        ready.thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)))
+                .handle((waitMillis, ex) -> {
                     if (ex == null) {
-                        return CompletableFuture.completedFuture(allowed);
-                    }
-                    if (isGrantsLost(ex)) {
-                        return retryAfterAsync(limiterName, spec, permits, chain)
-                                .thenCompose(repaired -> chain.step(limiter.tryAcquireAsync(permits)));
+                        return CompletableFuture.completedFuture(waitMillis);
                     }
                     if (isNotInitialized(ex)) {
-                        return initializeAsync(limiterName, limiter, spec, chain)
-                                .thenCompose(none -> chain.step(limiter.tryAcquireAsync(permits)));
+                        return initializeAsync(limiterName, spec, chain)
+                                .thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)));
                     }
-                    return CompletableFuture.<Boolean>failedFuture(unwrap(ex));
+                    return CompletableFuture.<Long>failedFuture(unwrap(ex));
                 })
-                .thenCompose(acquired -> acquired)
-                .thenCompose(allowed -> allowed ? CompletableFuture.completedFuture(Decision.allow())
-                        : retryAfterAsync(limiterName, spec, permits, chain).thenApply(Decision::reject))
+                .thenCompose(reply -> reply)
+                .thenApply(waitMillis -> waitMillis == 0 ? Decision.allow()
+                        : Decision.reject(Duration.ofMillis(waitMillis)))
                 .whenComplete(chain::complete);
         return chain.result();
     }
@@ -218,8 +165,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      * Writes the config if absent; when one existed and differs from the declared one, reconciles it off
      * Redisson's threads (reconciling blocks).
      */
-    private CompletionStage<Void> initializeAsync(String limiterName, RRateLimiter limiter, LimitSpec spec,
-            CancellableChain<?> chain) {
+    private CompletionStage<Void> initializeAsync(String limiterName, LimitSpec spec, CancellableChain<?> chain) {
+        RRateLimiter limiter = redisson.getRateLimiter(limiterName);
         Duration keepAlive = options.keepAlive(spec.interval());
         StoredConfig declared = new StoredConfig(spec.rate(), spec.interval().toMillis(), rateType(spec.mode()),
                 keepAlive.toMillis());
@@ -230,21 +177,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                                         ? CompletableFuture.<Void>completedFuture(null)
                                         : CompletableFuture.runAsync(() -> reconcile(limiterName, limiter, spec, keepAlive))))
                 .thenRun(() -> initialized.put(limiterName, Boolean.TRUE));
-    }
-
-    private CompletionStage<Duration> retryAfterAsync(String limiterName, LimitSpec spec, long permits,
-            CancellableChain<?> chain) {
-        return chain.step(redisson.getScript(LongCodec.INSTANCE).<Long>evalAsync(limiterName,
-                RScript.Mode.READ_WRITE, RETRY_AFTER_SCRIPT, RScript.ReturnType.LONG, retryAfterKeys(limiterName, spec),
-                permits, System.currentTimeMillis(), spec.interval().toMillis(), spec.rate()))
-                .thenApply(millis -> Duration.ofMillis(millis == null ? spec.interval().toMillis() : Math.max(0, millis)));
-    }
-
-    /** {@link #stateKeys} plus the config hash, whose stored rate and interval the script reads. */
-    private List<Object> retryAfterKeys(String limiterName, LimitSpec spec) {
-        List<Object> keys = new ArrayList<>(stateKeys(limiterName, spec));
-        keys.add(limiterName);
-        return keys;
     }
 
     /** Gives back an unused grant; see {@code REFUND_SCRIPT} for why not {@code RRateLimiter.release}. */
@@ -397,10 +329,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             }
             throw new RedisException(cause.getMessage(), cause);
         }
-    }
-
-    static boolean isGrantsLost(Throwable ex) {
-        return causeMentions(ex, GRANTS_LOST);
     }
 
     static RateType rateType(RateLimitMode mode) {

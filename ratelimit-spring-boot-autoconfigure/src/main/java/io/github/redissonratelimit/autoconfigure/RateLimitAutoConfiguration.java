@@ -105,8 +105,11 @@ public final class RateLimitAutoConfiguration {
     RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties,
             ObjectProvider<BackendFailureListener> backendFailureListeners) {
         // the deadline and circuit breaker bound what Redis costs; the flood shortcut, outermost, costs no Redis call
-        RateLimitBackend redis = new ResilientRateLimitBackend(new RedissonRateLimitBackend(redissonClient,
-                new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(), properties.getOnConfigChange())),
+        RateLimitProperties.Pipelining pipelining = properties.getPipelining();
+        BackendOptions options = new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
+                properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
+                pipelining.getMaxBatchSize());
+        RateLimitBackend redis = new ResilientRateLimitBackend(new RedissonRateLimitBackend(redissonClient, options),
                 properties.getBackendTimeout(), properties.getCircuitBreaker().getFailureThreshold(),
                 properties.getCircuitBreaker().getOpenDuration(), backendFailureListeners.orderedStream().toList());
         RateLimitProperties.LocalRejection localRejection = properties.getLocalRejection();

@@ -11,6 +11,7 @@ import org.springframework.validation.Validator;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
+import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
 /**
@@ -83,6 +84,11 @@ public class RateLimitProperties implements Validator {
      * Rejecting floods from memory.
      */
     private final LocalRejection localRejection = new LocalRejection();
+
+    /**
+     * Sending decisions that arrive while others wait for Redis together, in one pipeline.
+     */
+    private final Pipelining pipelining = new Pipelining();
 
     /**
      * What a limit does when Redis gives no decision within backend-timeout (it is down, slow, or skipped
@@ -175,6 +181,10 @@ public class RateLimitProperties implements Validator {
 
     public void setRequirePolicies(boolean requirePolicies) {
         this.requirePolicies = requirePolicies;
+    }
+
+    public Pipelining getPipelining() {
+        return pipelining;
     }
 
     public LocalRejection getLocalRejection() {
@@ -402,6 +412,59 @@ public class RateLimitProperties implements Validator {
                         + maxEntries + "; to turn local rejection off set ratelimit.local-rejection.enabled=false");
             }
             this.maxEntries = maxEntries;
+        }
+    }
+
+    /** How concurrent decisions share round trips to Redis. */
+    public static class Pipelining {
+
+        /**
+         * Whether a decision that arrives while max-in-flight pipelines wait for Redis is queued and sent with
+         * the others queued meanwhile, in one pipeline. Each decision stays its own script call; only the
+         * round trips are shared. When off, every decision is sent on its own at once.
+         */
+        private boolean enabled = true;
+
+        /**
+         * How many pipelines (or single decisions) each instance lets wait for Redis at once.
+         */
+        private int maxInFlight = BackendOptions.DEFAULT_PIPELINE_IN_FLIGHT;
+
+        /**
+         * The most decisions one pipeline carries.
+         */
+        private int maxBatchSize = BackendOptions.DEFAULT_PIPELINE_BATCH_SIZE;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getMaxInFlight() {
+            return maxInFlight;
+        }
+
+        public void setMaxInFlight(int maxInFlight) {
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("ratelimit.pipelining.max-in-flight must be at least 1 but was "
+                        + maxInFlight + "; to send every decision on its own set ratelimit.pipelining.enabled=false");
+            }
+            this.maxInFlight = maxInFlight;
+        }
+
+        public int getMaxBatchSize() {
+            return maxBatchSize;
+        }
+
+        public void setMaxBatchSize(int maxBatchSize) {
+            if (maxBatchSize < 1) {
+                throw new IllegalArgumentException("ratelimit.pipelining.max-batch-size must be at least 1 but was "
+                        + maxBatchSize);
+            }
+            this.maxBatchSize = maxBatchSize;
         }
     }
 

@@ -1,0 +1,173 @@
+package io.github.redissonratelimit.limiter;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.redisson.api.RBatch;
+import org.redisson.api.RScript;
+import org.redisson.api.RScriptAsync;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * Sends {@link AcquireScript} calls to Redis, several at a time in one pipeline (a Redisson batch) when
+ * they come in faster than Redis answers.
+ *
+ * <p>A call goes out at once while fewer than {@code maxInFlight} sends are waiting for Redis; otherwise
+ * it waits in a queue, and the next free send takes everything queued (up to {@code maxBatchSize}) in one
+ * write. Alone, a call costs exactly what a plain script call costs; under concurrency, Redis and the
+ * client read and write many calls per system call instead of one each, which is what their CPU goes to
+ * (see {@code docs/performance.md}). Each call remains its own script call, answered on its own.
+ *
+ * <p>A send occupies its slot until Redis answered or every caller in it gave up (cancelled its future,
+ * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
+ * time once Redis is back. A call cancelled while queued is never sent. The time stamp of a grant is read
+ * when its call is sent, not when it was queued.
+ */
+final class AcquirePipeline {
+
+    private final RedissonClient redisson;
+    private final AcquireScript script;
+    private final int maxInFlight;
+    private final int maxBatchSize;
+    private final RScript direct;
+    private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final LongAdder sends = new LongAdder();
+
+    /**
+     * @param maxInFlight sends that may wait for Redis at once; 0 sends every call on its own at once
+     * @param maxBatchSize most calls in one send
+     */
+    AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize) {
+        if (maxInFlight < 0 || maxBatchSize < 1) {
+            throw new IllegalArgumentException("maxInFlight must be >= 0 and maxBatchSize >= 1 but were "
+                    + maxInFlight + " and " + maxBatchSize);
+        }
+        this.redisson = redisson;
+        this.script = script;
+        this.maxInFlight = maxInFlight;
+        this.maxBatchSize = maxBatchSize;
+        this.direct = redisson.getScript(StringCodec.INSTANCE);
+    }
+
+    /** 0 when the permits were granted, else the milliseconds until they can be free. */
+    CompletableFuture<Long> acquire(String limiterName, long permits) {
+        Call call = new Call(limiterName, permits, new CompletableFuture<>());
+        if (maxInFlight == 0) {
+            sends.increment();
+            send(direct, call);
+            return call.result;
+        }
+        queue.add(call);
+        drain();
+        return call.result;
+    }
+
+    private void drain() {
+        while (!queue.isEmpty()) {
+            int sending = inFlight.get();
+            if (sending >= maxInFlight) {
+                return; // the send that frees a slot drains again
+            }
+            if (!inFlight.compareAndSet(sending, sending + 1)) {
+                continue;
+            }
+            List<Call> calls = takeQueued();
+            if (calls.isEmpty()) {
+                inFlight.decrementAndGet();
+                continue;
+            }
+            sendAll(calls);
+        }
+    }
+
+    private List<Call> takeQueued() {
+        List<Call> calls = new ArrayList<>(Math.min(maxBatchSize, 16));
+        Call call;
+        while (calls.size() < maxBatchSize && (call = queue.poll()) != null) {
+            if (!call.result.isDone()) {
+                calls.add(call);
+            }
+        }
+        return calls;
+    }
+
+    private void sendAll(List<Call> calls) {
+        sends.increment();
+        Slot slot = new Slot(calls.size());
+        for (Call call : calls) {
+            call.result.whenComplete((reply, ex) -> slot.callDone());
+        }
+        try {
+            if (calls.size() == 1) {
+                send(direct, calls.get(0)).whenComplete((reply, ex) -> slot.release());
+            }
+            else {
+                RBatch batch = redisson.createBatch();
+                RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
+                for (Call call : calls) {
+                    send(scripts, call);
+                }
+                batch.executeAsync().whenComplete((replies, ex) -> slot.release());
+            }
+        }
+        catch (RuntimeException | Error ex) {
+            calls.forEach(call -> call.result.completeExceptionally(ex));
+            slot.release();
+        }
+    }
+
+    /** Round trips made so far: single calls and pipelines. */
+    long sends() {
+        return sends.sum();
+    }
+
+    private CompletableFuture<Long> send(RScriptAsync target, Call call) {
+        String name = call.limiterName;
+        CompletableFuture<Long> reply = target.<Long>evalAsync(name, RScript.Mode.READ_WRITE, AcquireScript.LUA,
+                RScript.ReturnType.LONG, script.keys(name), call.permits, System.currentTimeMillis(),
+                script.nextGrantId()).toCompletableFuture();
+        reply.whenComplete((millis, ex) -> {
+            if (ex != null) {
+                call.result.completeExceptionally(ex);
+            }
+            else {
+                call.result.complete(millis);
+            }
+        });
+        return reply;
+    }
+
+    private record Call(String limiterName, long permits, CompletableFuture<Long> result) {
+    }
+
+    /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */
+    private final class Slot {
+
+        private final AtomicInteger pendingCalls;
+        private final AtomicBoolean released = new AtomicBoolean();
+
+        Slot(int calls) {
+            this.pendingCalls = new AtomicInteger(calls);
+        }
+
+        void callDone() {
+            if (pendingCalls.decrementAndGet() == 0) {
+                release();
+            }
+        }
+
+        void release() {
+            if (released.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+                drain();
+            }
+        }
+    }
+}

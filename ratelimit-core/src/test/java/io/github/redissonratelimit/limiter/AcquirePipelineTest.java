@@ -1,0 +1,246 @@
+package io.github.redissonratelimit.limiter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RRateLimiter;
+import org.redisson.api.RateType;
+import org.redisson.api.RedissonClient;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RedissonClients;
+
+/**
+ * {@link AcquirePipeline}: decisions that arrive while others wait for Redis share round trips, and
+ * each stays its own script call with its own answer. {@code CLIENT PAUSE} holds Redis's answers so that
+ * the tests know which calls wait in the queue.
+ */
+@ExtendWith(RealRedisExtension.class)
+class AcquirePipelineTest {
+
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
+    private final LimiterNaming naming = new LimiterNaming();
+    private RedisEndpoint redis;
+    private RedissonClient client;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+        client = clients.create(redis);
+    }
+
+    private String limiter(String key, int rate) {
+        String name = naming.limiterName(key);
+        client.getRateLimiter(name).trySetRate(RateType.OVERALL, rate, MINUTE, Duration.ofHours(1));
+        return name;
+    }
+
+    private AcquirePipeline pipeline(int maxInFlight) {
+        return new AcquirePipeline(client, new AcquireScript(client.getId()), maxInFlight, 64);
+    }
+
+    /** Holds every client's commands in Redis for {@code millis}; commands sent meanwhile wait. */
+    private void pauseRedis(long millis) {
+        redis.command("CLIENT", "PAUSE", Long.toString(millis), "ALL");
+    }
+
+    private static long join(CompletableFuture<Long> reply) throws Exception {
+        return reply.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void concurrentDecisionsShareRoundTripsAndStayExact() throws Exception {
+        int rate = 300;
+        List<String> names = List.of(limiter("shared:a", rate), limiter("shared:b", rate), limiter("shared:c", rate));
+        AcquirePipeline pipeline = pipeline(2);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        AtomicInteger[] granted = { new AtomicInteger(), new AtomicInteger(), new AtomicInteger() };
+        CommandStats before = redis.commandStats();
+        try {
+            List<Future<?>> callers = new ArrayList<>();
+            for (int thread = 0; thread < 16; thread++) {
+                int first = thread;
+                callers.add(pool.submit(() -> {
+                    for (int i = first; i < first + 120; i++) {
+                        if (join(pipeline.acquire(names.get(i % 3), 1)) == 0) {
+                            granted[i % 3].incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> caller : callers) {
+                caller.get();
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
+        CommandStats delta = redis.commandStats().minus(before);
+
+        assertThat(granted).allSatisfy(count -> assertThat(count.get()).isEqualTo(rate));
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per decision: %s", delta)
+                .isEqualTo(16 * 120);
+        assertThat(pipeline.sends()).as("round trips for %d decisions", 16 * 120).isLessThan(16 * 120);
+        for (String name : names) {
+            assertThat(client.getRateLimiter(name).availablePermits()).isZero();
+        }
+    }
+
+    @Test
+    void callsQueuedWhileRedisIsBusyGoInOnePipelineAndAreAnsweredEachOnItsOwn() throws Exception {
+        String open = limiter("batch:open", 5);
+        String full = limiter("batch:full", 1);
+        assertThat(join(pipeline(0).acquire(full, 1))).isZero();
+        String missing = naming.limiterName("batch:never-configured");
+        AcquirePipeline pipeline = pipeline(1);
+
+        pauseRedis(300);
+        CompletableFuture<Long> first = pipeline.acquire(open, 1);
+        CompletableFuture<Long> granted = pipeline.acquire(open, 2);
+        CompletableFuture<Long> rejected = pipeline.acquire(full, 1);
+        CompletableFuture<Long> failed = pipeline.acquire(missing, 1);
+        CompletableFuture<Long> tooMany = pipeline.acquire(open, 6);
+
+        assertThat(join(first)).isZero();
+        assertThat(join(granted)).isZero();
+        assertThat(join(rejected)).as("milliseconds until the permit is back").isBetween(50_000L, 60_000L);
+        assertThatThrownBy(() -> join(failed)).isInstanceOf(ExecutionException.class)
+                .hasMessageContaining(RedissonRateLimitBackend.NOT_INITIALIZED);
+        assertThatThrownBy(() -> join(tooMany)).isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("Requested permits amount cannot exceed defined rate");
+        assertThat(pipeline.sends()).as("the first call alone, then the four queued behind it").isEqualTo(2);
+        assertThat(client.getRateLimiter(open).availablePermits()).isEqualTo(2);
+    }
+
+    @Test
+    void aCallCancelledWhileQueuedIsNeverSent() throws Exception {
+        String first = limiter("cancel:first", 5);
+        String second = limiter("cancel:second", 5);
+        AcquirePipeline pipeline = pipeline(1);
+
+        pauseRedis(300);
+        CompletableFuture<Long> sent = pipeline.acquire(first, 1);
+        CompletableFuture<Long> queued = pipeline.acquire(second, 1);
+        queued.cancel(false);
+
+        assertThat(join(sent)).isZero();
+        assertThat(join(pipeline.acquire(first, 1))).isZero();
+        assertThat(pipeline.sends()).isEqualTo(2);
+        assertThat(client.getRateLimiter(second).availablePermits()).as("nothing taken").isEqualTo(5);
+    }
+
+    @Test
+    void callersWhoGiveUpFreeTheirSlotForTheNextCalls() throws Exception {
+        String name = limiter("give-up", 5);
+        AcquirePipeline pipeline = pipeline(1);
+
+        pauseRedis(1_500);
+        long start = System.nanoTime();
+        CompletableFuture<Long> stuck = pipeline.acquire(name, 1);
+        stuck.cancel(false); // what the outage deadline does
+        CompletableFuture<Long> next = pipeline.acquire(name, 1);
+        assertThat(pipeline.sends()).as("sent at once, not after the stuck call's answer").isEqualTo(2);
+
+        assertThat(join(next)).isZero();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1_000));
+    }
+
+    @Test
+    void pipelinesSurviveRedisForgettingItsScripts() throws Exception {
+        String name = limiter("noscript", 1_000);
+        AcquirePipeline pipeline = pipeline(1);
+        assertThat(join(pipeline.acquire(name, 1))).isZero(); // Redisson now knows the script as loaded
+
+        redis.command("SCRIPT", "FLUSH"); // as after a restart or a failover to a replica
+        pauseRedis(200);
+        List<CompletableFuture<Long>> calls = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            calls.add(pipeline.acquire(name, 1));
+        }
+        for (CompletableFuture<Long> call : calls) {
+            assertThat(join(call)).isZero();
+        }
+        assertThat(pipeline.sends()).isEqualTo(3);
+        assertThat(client.getRateLimiter(name).availablePermits()).isEqualTo(1_000 - 6);
+    }
+
+    @Test
+    void decisionsMixWithRRateLimitersOwnOnOneLimiter() throws Exception {
+        String name = limiter("mixed", 6);
+        RRateLimiter redisson = client.getRateLimiter(name);
+        AcquirePipeline pipeline = pipeline(2);
+        int granted = 0;
+        for (int i = 0; i < 10; i++) {
+            boolean allowed = i % 2 == 0 ? join(pipeline.acquire(name, 1)) == 0 : redisson.tryAcquire();
+            granted += allowed ? 1 : 0;
+            assertThat(redisson.availablePermits()).isEqualTo(6 - granted);
+        }
+        assertThat(granted).isEqualTo(6);
+        assertThat(redis.number("ZCARD", LimiterKeys.permits(name))).isEqualTo(6);
+    }
+
+    @Test
+    void perClientLimitersUseThisClientsKeys() throws Exception {
+        String name = naming.limiterName("per-client");
+        RedissonClient other = clients.create(redis);
+        client.getRateLimiter(name).trySetRate(RateType.PER_CLIENT, 2, MINUTE, Duration.ofHours(1));
+        AcquirePipeline mine = pipeline(2);
+        AcquirePipeline theirs = new AcquirePipeline(other, new AcquireScript(other.getId()), 2, 64);
+
+        assertThat(join(mine.acquire(name, 2))).isZero();
+        assertThat(join(mine.acquire(name, 1))).isPositive();
+        assertThat(join(theirs.acquire(name, 2))).as("another instance has its own bucket").isZero();
+        assertThat(redis.number("ZCARD", LimiterKeys.permits(name) + ":" + client.getId())).isEqualTo(1);
+        assertThat(redis.number("ZCARD", LimiterKeys.permits(name) + ":" + other.getId())).isEqualTo(1);
+        assertThat(redis.number("EXISTS", LimiterKeys.permits(name))).isZero();
+    }
+
+    @Test
+    void theKeysTtlIsRefreshedOnlyOnceItDroppedBySomeOfTheKeyTtl() throws Exception {
+        String name = limiter("ttl", 100);
+        AcquirePipeline pipeline = pipeline(2);
+        String[] keys = { name, LimiterKeys.value(name), LimiterKeys.permits(name) };
+        assertThat(join(pipeline.acquire(name, 1))).isZero(); // creates the counter: all three get the key TTL
+        for (String key : keys) {
+            assertThat(redis.number("PTTL", key)).as(key).isBetween(3_590_000L, 3_600_000L);
+        }
+
+        for (String key : keys) {
+            redis.command("PEXPIRE", key, "3500000"); // 100 s of 3600 gone: less than 1/16 (225 s)
+        }
+        assertThat(join(pipeline.acquire(name, 1))).isZero();
+        assertThat(redis.number("PTTL", LimiterKeys.permits(name))).as("not refreshed").isLessThanOrEqualTo(3_500_000L);
+
+        for (String key : keys) {
+            redis.command("PEXPIRE", key, "3000000"); // 600 s gone: refreshed
+        }
+        assertThat(join(pipeline.acquire(name, 1))).isZero();
+        for (String key : keys) {
+            assertThat(redis.number("PTTL", key)).as(key).isBetween(3_590_000L, 3_600_000L);
+        }
+    }
+}
