@@ -53,12 +53,15 @@ public final class BenchmarkMain {
             RedissonClient redisson = newRedisson(server.port());
             try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson);
                     ConfigurableApplicationContext withoutShortcut = BenchmarkApplication.start(redisson,
-                            "ratelimit.local-rejection.enabled=false")) {
+                            "ratelimit.local-rejection.enabled=false");
+                    ConfigurableApplicationContext withoutPipelining = BenchmarkApplication.start(redisson,
+                            "ratelimit.pipelining.enabled=false")) {
                 List<Contender> contenders = List.of(
                         new RawRateLimiterContender(redisson),
-                        new AnnotatedContender(app.getBean(AnnotatedService.class)),
+                        new AnnotatedContender(app.getBean(AnnotatedService.class), true),
                         new NaiveAspectContender(app.getBean(NaiveService.class)),
-                        new Bucket4jContender(redisson));
+                        new Bucket4jContender(redisson),
+                        new AnnotatedContender(withoutPipelining.getBean(AnnotatedService.class), false));
                 contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
 
                 for (Contender contender : contenders) {

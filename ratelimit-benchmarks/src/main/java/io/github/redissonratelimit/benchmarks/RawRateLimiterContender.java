@@ -7,8 +7,8 @@ import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 
 /**
- * (a) The floor: one {@link RRateLimiter} per user, configured once (with the same key TTL as (b)'s
- * default, so that both scripts do the same work in Redis), then {@code tryAcquire()} per call.
+ * (a) The floor for RRateLimiter itself: one {@link RRateLimiter} per user, configured once (with the same key TTL as (b)'s
+ * default), then {@code tryAcquire()} per call.
  */
 final class RawRateLimiterContender implements Contender {
 

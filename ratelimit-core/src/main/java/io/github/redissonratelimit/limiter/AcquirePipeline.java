@@ -106,7 +106,7 @@ final class AcquirePipeline {
         }
         try {
             if (calls.size() == 1) {
-                send(direct, calls.get(0)).whenComplete((reply, ex) -> slot.release());
+                send(direct, calls.get(0)); // its answer completes the call, which frees the slot
             }
             else {
                 RBatch batch = redisson.createBatch();
@@ -131,8 +131,7 @@ final class AcquirePipeline {
     private CompletableFuture<Long> send(RScriptAsync target, Call call) {
         String name = call.limiterName;
         CompletableFuture<Long> reply = target.<Long>evalAsync(name, RScript.Mode.READ_WRITE, AcquireScript.LUA,
-                RScript.ReturnType.LONG, script.keys(name), call.permits, System.currentTimeMillis(),
-                script.nextGrantId()).toCompletableFuture();
+                RScript.ReturnType.LONG, script.keys(name), script.argument(call.permits)).toCompletableFuture();
         reply.whenComplete((millis, ex) -> {
             if (ex != null) {
                 call.result.completeExceptionally(ex);

@@ -127,6 +127,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                 options.pipelineBatchSize());
     }
 
+    public BackendOptions getOptions() {
+        return options;
+    }
+
     /** {@link #tryAcquireAsync}, waited for: one code path for both. */
     @Override
     public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
@@ -141,24 +145,34 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     @Override
     public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
         CancellableChain<Decision> chain = new CancellableChain<>();
-        CompletionStage<Void> ready = initialized.getIfPresent(limiterName) == null
-                ? initializeAsync(limiterName, spec, chain) : CompletableFuture.completedFuture(null);
-        ready.thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)))
-                .handle((waitMillis, ex) -> {
-                    if (ex == null) {
-                        return CompletableFuture.completedFuture(waitMillis);
-                    }
-                    if (isNotInitialized(ex)) {
-                        return initializeAsync(limiterName, spec, chain)
-                                .thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)));
-                    }
-                    return CompletableFuture.<Long>failedFuture(unwrap(ex));
-                })
-                .thenCompose(reply -> reply)
-                .thenApply(waitMillis -> waitMillis == 0 ? Decision.allow()
-                        : Decision.reject(Duration.ofMillis(waitMillis)))
-                .whenComplete(chain::complete);
+        CompletionStage<Long> attempt = initialized.getIfPresent(limiterName) != null
+                ? chain.step(pipeline.acquire(limiterName, permits))
+                : initializeThenAcquire(limiterName, spec, permits, chain);
+        attempt.whenComplete((waitMillis, ex) -> {
+            if (ex != null && isNotInitialized(ex)) {
+                initializeThenAcquire(limiterName, spec, permits, chain)
+                        .whenComplete((retried, retryEx) -> complete(chain, retried, retryEx));
+            }
+            else {
+                complete(chain, waitMillis, ex);
+            }
+        });
         return chain.result();
+    }
+
+    private CompletionStage<Long> initializeThenAcquire(String limiterName, LimitSpec spec, long permits,
+            CancellableChain<Decision> chain) {
+        return initializeAsync(limiterName, spec, chain).thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)));
+    }
+
+    /** The acquire script answers 0 when it granted, else the milliseconds until the permits can be free. */
+    private static void complete(CancellableChain<Decision> chain, Long waitMillis, Throwable ex) {
+        if (ex != null) {
+            chain.complete(null, ex);
+        }
+        else {
+            chain.complete(waitMillis == 0 ? Decision.allow() : Decision.reject(Duration.ofMillis(waitMillis)), null);
+        }
     }
 
     /**

@@ -95,9 +95,10 @@ final class GrantLog implements AutoCloseable {
         if (fromScript && command.equals("zadd") && tokens.get(1).equals(limiterName + ":permits")) {
             grants.add(new Event(Long.parseLong(tokens.get(2)), serverMicros));
         }
-        else if (!fromScript && (command.equals("evalsha") || command.equals("eval")) && tokens.size() >= 10
+        else if (!fromScript && (command.equals("evalsha") || command.equals("eval")) && tokens.size() >= 9
                 && tokens.get(2).equals("5") && tokens.get(3).equals(limiterName)) {
-            calls.add(new Event(Long.parseLong(tokens.get(9)), serverMicros));
+            // the acquire script's one argument: "<permits> <stamp> <grant id>"
+            calls.add(new Event(Long.parseLong(tokens.get(8).split(" ")[1]), serverMicros));
         }
     }
 

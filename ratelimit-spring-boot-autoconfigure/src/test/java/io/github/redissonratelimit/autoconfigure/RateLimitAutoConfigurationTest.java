@@ -22,6 +22,7 @@ import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -183,6 +184,35 @@ class RateLimitAutoConfigurationTest {
         withRedis().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.local-rejection.max-entries must be at least 1"));
+    }
+
+    @Test
+    void pipeliningIsOnByDefaultAndConfigurable() {
+        withRedis().run(context -> assertThat(redissonBackend(context).getOptions())
+                .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize).containsExactly(2, 64));
+        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=4", "ratelimit.pipelining.max-batch-size=16")
+                .run(context -> assertThat(redissonBackend(context).getOptions())
+                        .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize)
+                        .containsExactly(4, 16));
+        withRedis().withPropertyValues("ratelimit.pipelining.enabled=false").run(context -> {
+            assertThat(redissonBackend(context).getOptions().pipelineInFlight()).as("every decision sent at once").isZero();
+            Greeter greeter = context.getBean(Greeter.class);
+            greeter.greet("pia");
+            greeter.greet("pia");
+            assertThatThrownBy(() -> greeter.greet("pia")).isInstanceOf(RateLimitExceededException.class);
+        });
+        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ratelimit.pipelining.max-in-flight must be at least 1"));
+        withRedis().withPropertyValues("ratelimit.pipelining.max-batch-size=0").run(context ->
+                assertThat(context).hasFailed().getFailure()
+                        .hasStackTraceContaining("ratelimit.pipelining.max-batch-size must be at least 1"));
+    }
+
+    private static RedissonRateLimitBackend redissonBackend(org.springframework.context.ApplicationContext context) {
+        RateLimitBackend outer = context.getBean(RateLimitBackend.class);
+        RateLimitBackend resilient = outer instanceof LocalRejectionCache cache ? cache.getDelegate() : outer;
+        return (RedissonRateLimitBackend) ((ResilientRateLimitBackend) resilient).getDelegate();
     }
 
     @Test
