@@ -16,7 +16,7 @@ import java.util.Objects;
 public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
         int pipelineInFlight, int pipelineBatchSize) {
 
-    public static final int DEFAULT_PIPELINE_IN_FLIGHT = 2;
+    public static final int DEFAULT_PIPELINE_IN_FLIGHT = 3;
 
     public static final int DEFAULT_PIPELINE_BATCH_SIZE = 64;
 

@@ -189,7 +189,7 @@ class RateLimitAutoConfigurationTest {
     @Test
     void pipeliningIsOnByDefaultAndConfigurable() {
         withRedis().run(context -> assertThat(redissonBackend(context).getOptions())
-                .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize).containsExactly(2, 64));
+                .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize).containsExactly(3, 64));
         withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=4", "ratelimit.pipelining.max-batch-size=16")
                 .run(context -> assertThat(redissonBackend(context).getOptions())
                         .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize)
