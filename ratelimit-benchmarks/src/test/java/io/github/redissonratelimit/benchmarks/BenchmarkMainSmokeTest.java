@@ -18,7 +18,7 @@ class BenchmarkMainSmokeTest {
 
         String markdown = Files.readString(report);
         assertThat(markdown).contains("quick mode", "| CPUs (`nproc`) |", "| Redis | 7.");
-        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)" }) {
+        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)", "(e)" }) {
             assertThat(markdown).contains("| 1 | " + contender + " |", "| 4 | " + contender + " |");
         }
         assertThat(markdown).contains("(b)/(a) ≥ 0.95", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.0",
@@ -27,8 +27,8 @@ class BenchmarkMainSmokeTest {
         assertThat(markdown).doesNotContain("NaN");
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
-        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j");
-        assertThat(svg.split("<rect ").length - 1).as("background, 8 bars, 4 legend boxes").isEqualTo(13);
+        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j", "(e) @RateLimit, no pipelining");
+        assertThat(svg.split("<rect ").length - 1).as("background, 10 bars, 5 legend boxes").isEqualTo(16);
     }
 
     @Test
