@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -31,6 +34,8 @@ import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.key.RateLimitKeyException;
+import io.github.redissonratelimit.limiter.BackendOptions;
+import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -226,6 +231,48 @@ abstract class AbstractRateLimitBehaviourTest {
         assertThat(delta.calls("pexpire")).as("commands: %s", delta).isZero();
         assertThat(delta.calls("hmget") + delta.calls("get") + delta.calls("zadd") + delta.calls("set"))
                 .as("commands: %s", delta).isEqualTo(4L * decisions);
+    }
+
+    @Test
+    void pipelinedDecisionsForLimitersAllOverTheKeySpaceStayExact() throws Exception {
+        // one send in flight: 16 threads make every pipeline carry decisions of several limiters, which in a
+        // cluster live on different nodes (Redisson splits each pipeline by node)
+        RateLimitBackend backend = new RedissonRateLimitBackend(client(),
+                new BackendOptions(1_000, Duration.ofHours(1), ConfigChangePolicy.UPDATE, 1, 64));
+        LimitSpec spec = new LimitSpec(40, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        List<String> names = IntStream.range(0, 12).mapToObj(i -> naming.limiterName("pipelined:" + i)).toList();
+        assertThat(names.stream().map(name -> KeySlot.of(name) * 3 / 16384).distinct().count())
+                .as("keys in several thirds of the slot range").isGreaterThan(1);
+        names.forEach(name -> assertThat(backend.tryAcquire(name, spec, 1).allowed()).isTrue()); // first sight
+        AtomicInteger[] granted = IntStream.range(0, names.size()).mapToObj(i -> new AtomicInteger(1))
+                .toArray(AtomicInteger[]::new);
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CommandStats before = redis().commandStats();
+        try {
+            List<Future<?>> callers = new ArrayList<>();
+            for (int thread = 0; thread < 16; thread++) {
+                int first = thread;
+                callers.add(pool.submit(() -> {
+                    for (int i = first; i < first + 60; i++) {
+                        if (backend.tryAcquire(names.get(i % names.size()), spec, 1).allowed()) {
+                            granted[i % names.size()].incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> caller : callers) {
+                caller.get();
+            }
+        }
+        finally {
+            pool.shutdownNow();
+        }
+        CommandStats delta = redis().commandStats().minus(before);
+
+        assertThat(granted).allSatisfy(count -> assertThat(count.get()).isEqualTo(40));
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per decision: %s", delta)
+                .isEqualTo(16 * 60);
     }
 
     @Test
