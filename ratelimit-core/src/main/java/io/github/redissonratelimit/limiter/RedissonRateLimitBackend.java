@@ -1,16 +1,14 @@
 package io.github.redissonratelimit.limiter;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -21,8 +19,8 @@ import org.redisson.api.RRateLimiter;
 import org.redisson.api.RScript;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.RedisException;
 import org.redisson.api.ratelimiter.RateLimiterArgs;
+import org.redisson.client.RedisException;
 import org.redisson.client.codec.LongCodec;
 import org.redisson.client.codec.StringCodec;
 
