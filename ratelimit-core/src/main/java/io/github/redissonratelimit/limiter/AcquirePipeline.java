@@ -26,7 +26,9 @@ import org.redisson.client.codec.StringCodec;
  *
  * <p>A send occupies its slot until Redis answered or every caller in it gave up (cancelled its future,
  * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
- * time once Redis is back. A call cancelled while queued is never sent. The time stamp of a grant is read
+ * time once Redis is back. A call cancelled while queued is never sent; one cancelled after it was sent is
+ * cancelled in Redisson too, which stops Redisson's retries of it where Redisson links the two (not for
+ * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}). The time stamp of a grant is read
  * when its call is sent, not when it was queued.
  */
 final class AcquirePipeline {
@@ -128,7 +130,8 @@ final class AcquirePipeline {
         return sends.sum();
     }
 
-    private CompletableFuture<Long> send(RScriptAsync target, Call call) {
+    /** Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). */
+    private void send(RScriptAsync target, Call call) {
         String name = call.limiterName;
         CompletableFuture<Long> reply = target.<Long>evalAsync(name, RScript.Mode.READ_WRITE, AcquireScript.LUA,
                 RScript.ReturnType.LONG, script.keys(name), script.argument(call.permits)).toCompletableFuture();
@@ -140,7 +143,11 @@ final class AcquirePipeline {
                 call.result.complete(millis);
             }
         });
-        return reply;
+        call.result.whenComplete((millis, ex) -> {
+            if (call.result.isCancelled()) {
+                reply.cancel(false);
+            }
+        });
     }
 
     private record Call(String limiterName, long permits, CompletableFuture<Long> result) {

@@ -136,9 +136,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     /**
-     * Takes the permits without blocking. Cancelling the returned future
-     * cancels the Redis command in flight, so that a command Redisson still retries after the caller
-     * gave up is not sent once Redis is back.
+     * Takes the permits without blocking. Cancelling the returned future cancels the Redis command it waits
+     * for: a decision still queued for a pipeline is never sent, and Redisson stops retrying a sent one where
+     * it links cancellation to its retries. Redisson 4.7 does not for script calls while its script cache is
+     * on (its default): such a call may still reach Redis once Redis is back (see {@code docs/operations.md}).
      */
     @Override
     public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {

@@ -23,6 +23,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.config.Config;
+import org.redisson.config.ConstantDelay;
 import org.redisson.config.EqualJitterDelay;
 import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
@@ -245,6 +246,36 @@ class RedisOutageTest {
                 + "%d calls waited for Redis (deadline %d ms), %d skipped it; recovered %d ms after restart%n",
                 reads, deniedWrites, latencies.stream().mapToLong(Long::longValue).max().orElse(0),
                 backend.getFailureCount(), DEADLINE.toMillis(), backend.getSkippedCount(), recoveryMillis);
+    }
+
+    @Test
+    void aDecisionGivenUpWhileRedisIsDownIsNotSentWhenRedisComesBack() throws Exception {
+        Config config = new Config().setUseScriptCache(false); // Redisson links cancellation to its retries only then
+        config.useSingleServer()
+                .setAddress("redis://127.0.0.1:" + server.port())
+                .setConnectionMinimumIdleSize(1)
+                .setConnectTimeout(1_000)
+                .setRetryAttempts(60)
+                .setRetryDelay(new ConstantDelay(Duration.ofMillis(50)))
+                .setReconnectionDelay(new EqualJitterDelay(Duration.ofMillis(20), Duration.ofMillis(200)));
+        RedissonClient client = Redisson.create(config);
+        clients.add(client);
+        ResilientRateLimitBackend backend = resilient(client, 100);
+        LimitSpec spec = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        assertThat(backend.tryAcquire("rl:{given-up}", spec, 1).allowed()).isTrue();
+
+        server.stop();
+        assertThatThrownBy(() -> backend.tryAcquire("rl:{given-up}", spec, 1))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+        server.start(); // empty, with fresh command stats; Redisson would retry for 3 s
+        Thread.sleep(1_500);
+
+        CommandStats stats;
+        try (RespClient cli = cli()) {
+            stats = CommandStats.read(cli);
+        }
+        assertThat(stats.calls("eval") + stats.calls("evalsha")).as("commands: %s", stats).isZero();
     }
 
     @Test
