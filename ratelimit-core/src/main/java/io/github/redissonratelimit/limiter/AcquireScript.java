@@ -64,13 +64,16 @@ final class AcquireScript {
               end
               return sum
             end
+            local function recounted()
+              return rate - held(redis.call('zrange', grantsKey, 0, -1))
+            end
             local stored = redis.call('get', valueKey)
             local created = stored == false
             local changed = created
             local free
             if created then
               redis.call('zremrangebyscore', grantsKey, 0, now - interval)
-              free = rate - held(redis.call('zrange', grantsKey, 0, -1))
+              free = recounted()
             else
               free = tonumber(stored)
               local expired = redis.call('zrangebyscore', grantsKey, 0, now - interval)
@@ -79,13 +82,13 @@ final class AcquireScript {
                 free = free + held(expired)
                 changed = true
                 if free > rate then
-                  free = rate - held(redis.call('zrange', grantsKey, 0, -1))
+                  free = recounted()
                 end
               end
               if free < wanted then
                 local count = redis.call('zcard', grantsKey)
                 if free + count > rate or (count == 0 and free < rate) then
-                  free = rate - held(redis.call('zrange', grantsKey, 0, -1))
+                  free = recounted()
                   changed = true
                 end
               end
@@ -147,7 +150,8 @@ final class AcquireScript {
     List<Object> keys(String limiterName) {
         String value = LimiterKeys.value(limiterName);
         String permits = LimiterKeys.permits(limiterName);
-        return List.of(limiterName, value, value + ":" + clientId, permits, permits + ":" + clientId);
+        return List.of(limiterName, value, LimiterKeys.ofClient(value, clientId), permits,
+                LimiterKeys.ofClient(permits, clientId));
     }
 
     /** The script's argument for one call: permits, the caller's clock, a new grant id. */

@@ -19,6 +19,11 @@ public final class LimiterKeys {
         return suffix(name, "permits");
     }
 
+    /** The PER_CLIENT form of a {@link #value} or {@link #permits} key, for the Redisson instance {@code clientId}. */
+    public static String ofClient(String key, String clientId) {
+        return key + ":" + clientId;
+    }
+
     private static String suffix(String name, String suffix) {
         return name.contains("{") ? name + ":" + suffix : "{" + name + "}:" + suffix;
     }

@@ -224,8 +224,11 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
 
     /** The {@code :value} and {@code :permits} keys this client uses for the limiter. */
     private List<Object> stateKeys(String limiterName, LimitSpec spec) {
-        String suffix = spec.mode() == RateLimitMode.PER_CLIENT ? ":" + redisson.getId() : "";
-        return List.of(LimiterKeys.value(limiterName) + suffix, LimiterKeys.permits(limiterName) + suffix);
+        String value = LimiterKeys.value(limiterName);
+        String permits = LimiterKeys.permits(limiterName);
+        return spec.mode() == RateLimitMode.PER_CLIENT
+                ? List.of(LimiterKeys.ofClient(value, redisson.getId()), LimiterKeys.ofClient(permits, redisson.getId()))
+                : List.of(value, permits);
     }
 
     private static Throwable unwrap(Throwable ex) {
