@@ -8,11 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +20,7 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -76,32 +73,12 @@ class AcquirePipelineTest {
         int rate = 300;
         List<String> names = List.of(limiter("shared:a", rate), limiter("shared:b", rate), limiter("shared:c", rate));
         AcquirePipeline pipeline = pipeline(2);
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        AtomicInteger[] granted = { new AtomicInteger(), new AtomicInteger(), new AtomicInteger() };
         CommandStats before = redis.commandStats();
-        try {
-            List<Future<?>> callers = new ArrayList<>();
-            for (int thread = 0; thread < 16; thread++) {
-                int first = thread;
-                callers.add(pool.submit(() -> {
-                    for (int i = first; i < first + 120; i++) {
-                        if (join(pipeline.acquire(names.get(i % 3), 1)) == 0) {
-                            granted[i % 3].incrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> caller : callers) {
-                caller.get();
-            }
-        }
-        finally {
-            pool.shutdownNow();
-        }
+        int[] granted = Calls.grantedPerKey(16, 120, names.size(),
+                limiter -> join(pipeline.acquire(names.get(limiter), 1)) == 0);
         CommandStats delta = redis.commandStats().minus(before);
 
-        assertThat(granted).allSatisfy(count -> assertThat(count.get()).isEqualTo(rate));
+        assertThat(granted).containsOnly(rate);
         assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per decision: %s", delta)
                 .isEqualTo(16 * 120);
         assertThat(pipeline.sends()).as("round trips for %d decisions", 16 * 120).isLessThan(16 * 120);
