@@ -11,7 +11,6 @@ import org.springframework.validation.Validator;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
-import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 
 /**
@@ -428,12 +427,12 @@ public class RateLimitProperties implements Validator {
         /**
          * How many pipelines (or single decisions) each instance lets wait for Redis at once.
          */
-        private int maxInFlight = BackendOptions.DEFAULT_PIPELINE_IN_FLIGHT;
+        private int maxInFlight = 3;
 
         /**
          * The most decisions one pipeline carries.
          */
-        private int maxBatchSize = BackendOptions.DEFAULT_PIPELINE_BATCH_SIZE;
+        private int maxBatchSize = 64;
 
         public boolean isEnabled() {
             return enabled;
