@@ -272,7 +272,7 @@ abstract class AbstractRateLimitBehaviourTest {
         for (String key : hostile) {
             for (LimitSpec spec : List.of(twoPerMinute, perClient)) {
                 String name = naming.limiterName(spec.mode() + ":" + key);
-                // the third call is rejected: its retry-after script reads :value and :permits together
+                // the third call is rejected: the acquire script reads :value and :permits together
                 assertThat(allowed(backend, name, spec, 1, 3)).as(key).isEqualTo(2);
                 Decision rejected = backend.tryAcquire(name, spec, 1);
                 assertThat(rejected.retryAfter()).as(key).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));

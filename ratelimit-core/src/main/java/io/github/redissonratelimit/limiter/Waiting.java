@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Redisson's own {@code tryAcquire(permits, timeout)} sleeps out the whole timeout when the next
  * permit comes back after it, and retries on the time until the oldest grant expires even when that
  * grant does not free enough permits. Here a rejection that cannot turn into a grant before the
- * deadline is returned at once, and each retry waits for the time the retry-after script computed for
+ * deadline is returned at once, and each retry waits for the time the rejected acquire answered for
  * the permits actually asked for.
  */
 final class Waiting {

@@ -107,7 +107,7 @@ class LocalRejectionCacheRedisTest {
         int rejected = outcome[1];
         double commandsPerRejection = (double) (scriptCalls - allowed) / rejected;
         assertThat(rejected).isGreaterThan(allowed);
-        // the benchmark measures this figure; here it must just stay far below the 2 round trips of Redis alone
+        // the benchmark measures this figure; here it must just stay far below the 1 round trip of Redis alone
         assertThat(commandsPerRejection).as("commands per rejection (%s, %d allowed, %d rejected)", delta, allowed,
                 rejected).isLessThan(0.25);
     }
