@@ -55,6 +55,15 @@ public final class CommandStats {
         return new CommandStats(sum);
     }
 
+    /** The calls of every command but {@code commands} (ones a deployment's own machinery sends). */
+    public CommandStats without(String... commands) {
+        Map<String, Long> rest = new HashMap<>(calls);
+        for (String command : commands) {
+            rest.remove(command.toLowerCase());
+        }
+        return new CommandStats(rest);
+    }
+
     /** Calls of each command since {@code before}. */
     public CommandStats minus(CommandStats before) {
         Map<String, Long> delta = new HashMap<>();

@@ -84,7 +84,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
             return cluster;
         }
         catch (RuntimeException ex) {
-            nodes.forEach(RedisServerProcess::stop);
+            nodes.forEach(RedisServerProcess::close);
             throw ex;
         }
     }
@@ -193,7 +193,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
 
     @Override
     public void close() {
-        nodes.forEach(RedisServerProcess::stop);
+        nodes.forEach(RedisServerProcess::close);
     }
 
     private int nodeIndexOf(int slot) {

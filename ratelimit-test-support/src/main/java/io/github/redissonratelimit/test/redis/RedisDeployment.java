@@ -5,19 +5,20 @@ import java.util.List;
 import org.redisson.api.RedissonClient;
 
 /**
- * A Redis a test talks to, standalone ({@link RedisEndpoint}) or a cluster ({@link RedisClusterProcess}),
- * so that one behaviour suite can run against both. Assertions go through a raw RESP client, not
+ * A Redis a test talks to, standalone ({@link RedisEndpoint}), a cluster ({@link RedisClusterProcess}) or a
+ * master with a replica under Sentinel ({@link RedisSentinelProcess}), so that one behaviour suite can run
+ * against each. Assertions go through a raw RESP client, not
  * through the Redisson client under test.
  */
 public interface RedisDeployment {
 
-    /** A new Redisson client for this deployment (single server or cluster mode); the caller shuts it down. */
+    /** A new Redisson client for this deployment (single server, cluster or sentinel mode); the caller shuts it down. */
     RedissonClient newRedissonClient();
 
     /** Empties every node. */
     void flushAll();
 
-    /** {@code INFO commandstats}, summed over every node. */
+    /** {@code INFO commandstats}, summed over every node that clients send commands to (not over replicas). */
     CommandStats commandStats();
 
     /** {@code KEYS pattern} of every node. */

@@ -15,8 +15,8 @@ public final class RedissonClients implements AfterEachCallback {
 
     private final List<RedissonClient> clients = new CopyOnWriteArrayList<>();
 
-    /** A new single-server client for {@code redis}, shut down after the test. */
-    public RedissonClient create(RedisEndpoint redis) {
+    /** A new client for {@code redis} (single server, cluster or sentinel mode), shut down after the test. */
+    public RedissonClient create(RedisDeployment redis) {
         RedissonClient client = redis.newRedissonClient();
         clients.add(client);
         return client;
