@@ -52,7 +52,10 @@ class RedisSentinelProcessTest {
             assertThat(promoted.string("GET", "before")).isEqualTo("1");
 
             // the client created before the failover follows it (Redisson rescans the sentinels every second)
+            long promotedAt = System.nanoTime();
             setWithin(bucket, "after", Duration.ofSeconds(15));
+            System.out.printf("[test-redis] the Redisson client wrote to the new master %d ms after the sentinels "
+                    + "reported it%n", (System.nanoTime() - promotedAt) / 1_000_000);
             assertThat(promoted.string("GET", "via-redisson")).isEqualTo("after");
 
             // a client created now starts on the new master, the dead one being only a replica that is down
