@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
@@ -65,6 +66,18 @@ final class Acquisition {
         List<LimitCall> latestFirst = new ArrayList<>(granted);
         Collections.reverse(latestFirst);
         return latestFirst;
+    }
+
+    /** A grant was given back: what its decision said was left grows by the permits returned. */
+    synchronized void refunded(LimitCall grant) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            RateLimitOutcome outcome = outcomes.get(i);
+            if (outcome.allowed() && outcome.limiterName().equals(grant.limiterName()) && outcome.state() != null) {
+                outcomes.set(i, outcome.withState(new LimitState(outcome.state().available() + outcome.permits(),
+                        outcome.state().nextPermitIn())));
+                return;
+            }
+        }
     }
 
     List<RateLimitOutcome> outcomes() {

@@ -14,12 +14,12 @@ record LimitCall(RateLimitOperation operation, String key, String limiterName) {
     RateLimitOutcome outcome(Decision decision, long startNanos) {
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
                 operation.permits(), decision.allowed() ? Result.ALLOWED : Result.REJECTED, decision.retryAfter(),
-                Duration.ofNanos(System.nanoTime() - startNanos), null);
+                Duration.ofNanos(System.nanoTime() - startNanos), null, decision.state());
     }
 
     RateLimitOutcome failure(Throwable error, long startNanos) {
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
-                operation.permits(), Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error);
+                operation.permits(), Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error, null);
     }
 
     RateLimitExceededException rejection(Decision decision) {

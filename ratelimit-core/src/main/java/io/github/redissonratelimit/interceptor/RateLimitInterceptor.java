@@ -157,6 +157,7 @@ public class RateLimitInterceptor implements MethodInterceptor {
         for (LimitCall grant : acquisition.grantsToRefund()) {
             try {
                 backend.release(grant.limiterName(), grant.operation().spec(), grant.operation().permits());
+                acquisition.refunded(grant);
             }
             catch (RuntimeException ex) {
                 refundFailed(grant, ex, acquisition);
@@ -290,6 +291,9 @@ public class RateLimitInterceptor implements MethodInterceptor {
             refunds[i] = refund.handle((ignored, ex) -> {
                 if (ex != null) {
                     refundFailed(grant, unwrap(ex), acquisition);
+                }
+                else {
+                    acquisition.refunded(grant);
                 }
                 return null;
             });

@@ -28,8 +28,9 @@ import org.redisson.client.codec.StringCodec;
  * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
  * time once Redis is back. A call cancelled while queued is never sent; one cancelled after it was sent is
  * cancelled in Redisson too, which stops Redisson's retries of it where Redisson links the two (not for
- * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}). The time stamp of a grant is read
- * when its call is sent, not when it was queued.
+ * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}). With
+ * {@link LimiterClock#CLIENT} the time stamp of a grant is read when its call is sent, not when it was queued;
+ * by default Redis stamps it when the script runs.
  */
 final class AcquirePipeline {
 
@@ -58,9 +59,10 @@ final class AcquirePipeline {
         this.direct = redisson.getScript(StringCodec.INSTANCE);
     }
 
-    /** 0 when the permits were granted, else the milliseconds until they can be free. */
-    CompletableFuture<Long> acquire(String limiterName, long permits) {
-        Call call = new Call(limiterName, permits, new CompletableFuture<>());
+    /** Takes {@code permits} from the limiter, declared as {@code spec}; {@code check} says what to make of its stored config. */
+    CompletableFuture<AcquireScript.Reply> acquire(String limiterName, long permits, LimitSpec spec,
+            AcquireScript.ConfigCheck check) {
+        Call call = new Call(limiterName, permits, spec, check, new CompletableFuture<>());
         if (maxInFlight == 0) {
             sends.increment();
             send(direct, call);
@@ -133,14 +135,20 @@ final class AcquirePipeline {
     /** Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). */
     private void send(RScriptAsync target, Call call) {
         String name = call.limiterName;
-        CompletableFuture<Long> reply = target.<Long>evalAsync(name, RScript.Mode.READ_WRITE, AcquireScript.LUA,
-                RScript.ReturnType.LONG, script.keys(name), script.argument(call.permits)).toCompletableFuture();
-        reply.whenComplete((millis, ex) -> {
+        CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
+                LuaScripts.ACQUIRE, RScript.ReturnType.LIST, script.keys(name),
+                script.argument(call.permits, call.spec, call.check)).toCompletableFuture();
+        reply.whenComplete((values, ex) -> {
             if (ex != null) {
                 call.result.completeExceptionally(ex);
             }
             else {
-                call.result.complete(millis);
+                try {
+                    call.result.complete(AcquireScript.Reply.parse(values));
+                }
+                catch (RuntimeException parseError) {
+                    call.result.completeExceptionally(parseError);
+                }
             }
         });
         call.result.whenComplete((millis, ex) -> {
@@ -150,7 +158,8 @@ final class AcquirePipeline {
         });
     }
 
-    private record Call(String limiterName, long permits, CompletableFuture<Long> result) {
+    private record Call(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
+            CompletableFuture<AcquireScript.Reply> result) {
     }
 
     /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */

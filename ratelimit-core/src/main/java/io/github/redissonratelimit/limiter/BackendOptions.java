@@ -12,9 +12,10 @@ import java.util.Objects;
  * @param pipelineInFlight how many pipelines of decisions may wait for Redis at once; 0 sends each decision
  * on its own (see {@link AcquirePipeline})
  * @param pipelineBatchSize the most decisions one pipeline carries
+ * @param clock whose clock stamps grants: Redis's (the default) or each calling instance's
  */
 public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
-        int pipelineInFlight, int pipelineBatchSize) {
+        int pipelineInFlight, int pipelineBatchSize, LimiterClock clock) {
 
     public static final int DEFAULT_PIPELINE_IN_FLIGHT = 3;
 
@@ -26,6 +27,7 @@ public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePo
     public BackendOptions {
         Objects.requireNonNull(keyTtl, "keyTtl");
         Objects.requireNonNull(onConfigChange, "onConfigChange");
+        Objects.requireNonNull(clock, "clock");
         if (knownLimiters < 1) {
             throw new IllegalArgumentException("knownLimiters must be at least 1 but was " + knownLimiters);
         }
@@ -40,12 +42,23 @@ public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePo
         }
     }
 
-    /** With the default pipelining. */
+    /** With the default pipelining, on Redis's clock. */
     public BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange) {
         this(knownLimiters, keyTtl, onConfigChange, DEFAULT_PIPELINE_IN_FLIGHT, DEFAULT_PIPELINE_BATCH_SIZE);
     }
 
-    /** The keep-alive RRateLimiter gets for a limiter with {@code interval}. */
+    /** On Redis's clock. */
+    public BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
+            int pipelineInFlight, int pipelineBatchSize) {
+        this(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, LimiterClock.REDIS);
+    }
+
+    /** These options with grants stamped by {@code clock}. */
+    public BackendOptions withClock(LimiterClock clock) {
+        return new BackendOptions(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, clock);
+    }
+
+    /** The keep-alive (TTL of its keys) a limiter with {@code interval} gets. */
     public Duration keepAlive(Duration interval) {
         if (keyTtl.isZero()) {
             return Duration.ZERO;

@@ -1,20 +1,43 @@
 package io.github.redissonratelimit.limiter;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * The answer to one request for permits. A rejection tells how long until the permits can be free
  * (never negative; zero when they were freed in the meantime).
+ *
+ * @param allowed whether the permits were taken
+ * @param retryAfter for a rejection, the time until the permits can be free; zero when allowed
+ * @param state what the limiter holds right after the decision (the permits left, and when the oldest
+ * grant gives its permits back), when the backend tells it with the decision; null when unknown
  */
-public record Decision(boolean allowed, Duration retryAfter) {
+public record Decision(boolean allowed, Duration retryAfter, LimitState state) {
 
-    private static final Decision ALLOWED = new Decision(true, Duration.ZERO);
+    private static final Decision ALLOWED = new Decision(true, Duration.ZERO, null);
 
+    public Decision {
+        Objects.requireNonNull(retryAfter, "retryAfter");
+        if (retryAfter.isNegative()) {
+            retryAfter = Duration.ZERO;
+        }
+    }
+
+    /** Allowed, with nothing known of what is left. */
     public static Decision allow() {
         return ALLOWED;
     }
 
+    /** Allowed, leaving the limiter in {@code state}. */
+    public static Decision allow(LimitState state) {
+        return new Decision(true, Duration.ZERO, state);
+    }
+
     public static Decision reject(Duration retryAfter) {
-        return new Decision(false, retryAfter.isNegative() ? Duration.ZERO : retryAfter);
+        return new Decision(false, retryAfter, null);
+    }
+
+    public static Decision reject(Duration retryAfter, LimitState state) {
+        return new Decision(false, retryAfter, state);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.limiter;
 
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -8,108 +9,39 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.redisson.api.RMap;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RScript;
-import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.ratelimiter.RateLimiterArgs;
 import org.redisson.client.RedisException;
-import org.redisson.client.codec.LongCodec;
 import org.redisson.client.codec.StringCodec;
 
-import io.github.redissonratelimit.annotation.RateLimitMode;
-
 /**
- * A {@link RateLimitBackend} on Redisson's {@link RRateLimiter}: its config is written and changed with
- * RRateLimiter's own operations, and decisions run {@link AcquireScript} on RRateLimiter's keys.
+ * A {@link RateLimitBackend} on Redis, in the data model of Redisson's {@link RRateLimiter} (its config hash,
+ * free-permits counter and grants ZSET), through the project's own scripts ({@link LuaScripts}).
  *
- * <p>Steady state costs one script call per decision, allowed or rejected (a rejection comes with the
- * time until the permits can be free); concurrent decisions share pipelines ({@link AcquirePipeline}).
- * The first time this JVM sees a limiter name it writes the config if absent ({@code trySetRate}, with
- * the key TTL as keep-alive); when a config was already there it reads it once and, if it differs from
- * the declared one, applies the {@link ConfigChangePolicy}. The same happens again when Redis reports the
- * limiter as not initialized (its keys expired or were deleted).
+ * <p>A decision is one script call, allowed or rejected, whether or not the limiter existed: the script
+ * writes the declared config when none is stored, and the first time this JVM sees a limiter name it also
+ * compares the stored config with the declared one and applies the {@link ConfigChangePolicy}. The reply
+ * carries the permits left, so rate limit headers cost nothing more. Concurrent decisions share pipelines
+ * ({@link AcquirePipeline}). Grants are stamped with Redis's clock ({@code TIME} inside the script) unless
+ * {@link BackendOptions#clock()} says {@link LimiterClock#CLIENT}.
  *
- * <p>The asynchronous operations send the same commands without blocking: their results complete on
- * Redisson's event loop threads.
+ * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
+ * threads; the blocking forms wait for them.
  */
 public final class RedissonRateLimitBackend implements RateLimitBackend {
-
-    static final String NOT_INITIALIZED = "RateLimiter is not initialized";
-
-    /*
-     * Gives back the permits of one unused grant: removes the newest grant of exactly that many permits
-     * from the window and adds them to the free ones (capped at the rate). RRateLimiter.release only adds
-     * them to the free ones and leaves the grant in the window, so that grant returns its permits a
-     * second time when it expires and the limiter then admits more than its rate (see docs/limits.md).
-     * Removing the newest matching grant rather than the caller's own (whose id Redisson does not expose)
-     * changes nothing but which of two equal grants expires first. A grant already expired was given
-     * back by RRateLimiter itself: then nothing is added. INCRBY and KEEPTTL keep the keys' TTL.
-     */
-    private static final String REFUND_SCRIPT = """
-            local wanted = tonumber(ARGV[1])
-            local offset = 0
-            while true do
-              local grants = redis.call('zrevrange', KEYS[2], offset, offset + 63)
-              if #grants == 0 then return 0 end
-              for i = 1, #grants do
-                local _, permits = struct.unpack('Bc0I', grants[i])
-                if permits == wanted then
-                  redis.call('zrem', KEYS[2], grants[i])
-                  if redis.call('exists', KEYS[1]) == 1 then
-                    local free = redis.call('incrby', KEYS[1], wanted)
-                    if free > tonumber(ARGV[2]) then
-                      redis.call('set', KEYS[1], ARGV[2], 'keepttl')
-                    end
-                  end
-                  return 1
-                end
-              end
-              offset = offset + 64
-            end
-            """;
-
-    /*
-     * Reads the free permits as the next acquire would see them (free plus the permits of expired grants,
-     * recounted from the live grants when that exceeds the rate) and the milliseconds until the oldest
-     * live grant expires. Writes nothing.
-     */
-    private static final String STATE_SCRIPT = """
-            local rate = tonumber(ARGV[2])
-            local value = redis.call('get', KEYS[1])
-            if value == false then return {rate, 0} end
-            local free = tonumber(value)
-            local expired = redis.call('zrangebyscore', KEYS[2], 0, ARGV[1])
-            for i = 1, #expired do
-              local _, permits = struct.unpack('Bc0I', expired[i])
-              free = free + permits
-            end
-            if free > rate then
-              local used = 0
-              for _, grant in ipairs(redis.call('zrangebyscore', KEYS[2], '(' .. ARGV[1], '+inf')) do
-                local _, permits = struct.unpack('Bc0I', grant)
-                used = used + permits
-              end
-              free = rate - used
-            end
-            local oldest = redis.call('zrangebyscore', KEYS[2], '(' .. ARGV[1], '+inf', 'withscores', 'limit', 0, 1)
-            local next = 0
-            if #oldest > 0 then next = tonumber(oldest[2]) - tonumber(ARGV[1]) end
-            return {free, next}
-            """;
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
 
     private final RedissonClient redisson;
     private final BackendOptions options;
-    private final Cache<String, Boolean> initialized;
+    private final AcquireScript script;
+    private final Cache<String, Boolean> checked;
     private final AcquirePipeline pipeline;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
 
@@ -118,11 +50,19 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     }
 
     public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options) {
+        this(redisson, options, InstantSource.system());
+    }
+
+    /**
+     * @param clientClock the clock that stamps grants with {@link LimiterClock#CLIENT} (unused with Redis's
+     * clock); tests give each instance a skewed one
+     */
+    public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options, InstantSource clientClock) {
         this.redisson = redisson;
         this.options = options;
-        this.initialized = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
-        this.pipeline = new AcquirePipeline(redisson, new AcquireScript(redisson.getId()), options.pipelineInFlight(),
-                options.pipelineBatchSize());
+        this.script = new AcquireScript(redisson.getId(), options, clientClock);
+        this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
+        this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize());
     }
 
     public BackendOptions getOptions() {
@@ -143,56 +83,35 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      */
     @Override
     public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
-        CancellableChain<Decision> chain = new CancellableChain<>();
-        CompletionStage<Long> attempt = initialized.getIfPresent(limiterName) != null
-                ? chain.step(pipeline.acquire(limiterName, permits))
-                : initializeThenAcquire(limiterName, spec, permits, chain);
-        attempt.whenComplete((waitMillis, ex) -> {
-            if (ex != null && isNotInitialized(ex)) {
-                initializeThenAcquire(limiterName, spec, permits, chain)
-                        .whenComplete((retried, retryEx) -> complete(chain, retried, retryEx));
+        boolean firstSight = checked.getIfPresent(limiterName) == null;
+        AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
+                : AcquireScript.ConfigCheck.NONE;
+        CompletableFuture<AcquireScript.Reply> reply = pipeline.acquire(limiterName, permits, spec, check);
+        CompletableFuture<Decision> decision = reply.handle((answer, ex) -> {
+            if (ex != null) {
+                throw new CompletionException(unwrap(ex));
             }
-            else {
-                complete(chain, waitMillis, ex);
+            if (firstSight) {
+                checked.put(limiterName, Boolean.TRUE);
+                if (answer.storedBefore() != null) {
+                    report(limiterName, answer.storedBefore(), StoredConfig.declared(spec, options), options.onConfigChange());
+                }
+            }
+            return answer.decision();
+        });
+        decision.whenComplete((ignored, ex) -> {
+            if (decision.isCancelled()) {
+                reply.cancel(false);
             }
         });
-        return chain.result();
-    }
-
-    private CompletionStage<Long> initializeThenAcquire(String limiterName, LimitSpec spec, long permits,
-            CancellableChain<Decision> chain) {
-        return initializeAsync(limiterName, spec, chain).thenCompose(none -> chain.step(pipeline.acquire(limiterName, permits)));
-    }
-
-    /** The acquire script answers 0 when it granted, else the milliseconds until the permits can be free. */
-    private static void complete(CancellableChain<Decision> chain, Long waitMillis, Throwable ex) {
-        if (ex != null) {
-            chain.complete(null, ex);
-        }
-        else {
-            chain.complete(waitMillis == 0 ? Decision.allow() : Decision.reject(Duration.ofMillis(waitMillis)), null);
-        }
+        return decision;
     }
 
     /**
-     * Writes the config if absent; when one existed and differs from the declared one, reconciles it off
-     * Redisson's threads (reconciling blocks).
+     * Gives back an unused grant of {@code permits}, in one script call that keeps free + held = rate
+     * (see {@code refund.lua} for why not {@code RRateLimiter.release}).
+     * @throws IllegalArgumentException for {@code permits <= 0} or more than the rate, as RRateLimiter's own
      */
-    private CompletionStage<Void> initializeAsync(String limiterName, LimitSpec spec, CancellableChain<?> chain) {
-        RRateLimiter limiter = redisson.getRateLimiter(limiterName);
-        Duration keepAlive = options.keepAlive(spec.interval());
-        StoredConfig declared = new StoredConfig(spec.rate(), spec.interval().toMillis(), rateType(spec.mode()),
-                keepAlive.toMillis());
-        return chain.step(limiter.trySetRateAsync(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive))
-                .thenCompose(created -> created ? CompletableFuture.<Void>completedFuture(null)
-                        : chain.step(redisson.<String, String>getMap(limiterName, StringCodec.INSTANCE).readAllMapAsync())
-                                .thenCompose(hash -> declared.equals(StoredConfig.parse(hash))
-                                        ? CompletableFuture.<Void>completedFuture(null)
-                                        : CompletableFuture.runAsync(() -> reconcile(limiterName, limiter, spec, keepAlive))))
-                .thenRun(() -> initialized.put(limiterName, Boolean.TRUE));
-    }
-
-    /** Gives back an unused grant; see {@code REFUND_SCRIPT} for why not {@code RRateLimiter.release}. */
     @Override
     public void release(String limiterName, LimitSpec spec, long permits) {
         await(releaseAsync(limiterName, spec, permits));
@@ -200,8 +119,12 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
 
     @Override
     public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
-        return redisson.getScript(LongCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
-                REFUND_SCRIPT, RScript.ReturnType.LONG, stateKeys(limiterName, spec), permits, spec.rate())
+        if (permits <= 0 || permits > spec.rate()) {
+            throw new IllegalArgumentException("Permits to give back must be between 1 and the rate (" + spec.rate()
+                    + ") but were " + permits);
+        }
+        return redisson.getScript(StringCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
+                LuaScripts.REFUND, RScript.ReturnType.LONG, script.keys(limiterName), script.refundArgument(permits))
                 .thenApply(refunded -> null);
     }
 
@@ -210,95 +133,17 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         return await(stateAsync(limiterName, spec));
     }
 
+    /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
     @Override
     public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
-        long now = System.currentTimeMillis();
-        return redisson.getScript(LongCodec.INSTANCE).<List<Long>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
-                STATE_SCRIPT, RScript.ReturnType.LIST, stateKeys(limiterName, spec),
-                now - spec.interval().toMillis(), spec.rate()).thenApply(RedissonRateLimitBackend::toState);
-    }
-
-    private static LimitState toState(List<Long> reply) {
-        return new LimitState(reply.get(0), Duration.ofMillis(reply.get(1)));
-    }
-
-    /** The {@code :value} and {@code :permits} keys this client uses for the limiter. */
-    private List<Object> stateKeys(String limiterName, LimitSpec spec) {
-        String value = LimiterKeys.value(limiterName);
-        String permits = LimiterKeys.permits(limiterName);
-        return spec.mode() == RateLimitMode.PER_CLIENT
-                ? List.of(LimiterKeys.ofClient(value, redisson.getId()), LimiterKeys.ofClient(permits, redisson.getId()))
-                : List.of(value, permits);
+        return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
+                LuaScripts.STATE, RScript.ReturnType.LIST, script.keys(limiterName), script.stateArgument(spec))
+                .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
+                        Duration.ofMillis(((Number) reply.get(1)).longValue())));
     }
 
     private static Throwable unwrap(Throwable ex) {
         return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
-    }
-
-    /** The caller's future, and the Redis command it currently waits for (cancelled with it). */
-    private static final class CancellableChain<T> {
-
-        private final CompletableFuture<T> result = new CompletableFuture<>();
-        private volatile Future<?> current;
-
-        CancellableChain() {
-            result.whenComplete((value, ex) -> {
-                Future<?> inFlight = current;
-                if (result.isCancelled() && inFlight != null) {
-                    inFlight.cancel(false);
-                }
-            });
-        }
-
-        <R> CompletionStage<R> step(CompletionStage<R> command) {
-            current = command.toCompletableFuture();
-            if (result.isCancelled()) {
-                current.cancel(false);
-            }
-            return command;
-        }
-
-        void complete(T value, Throwable ex) {
-            if (ex == null) {
-                result.complete(value);
-            }
-            else {
-                result.completeExceptionally(unwrap(ex));
-            }
-        }
-
-        CompletableFuture<T> result() {
-            return result;
-        }
-    }
-
-    /** The limiter existed: make its stored config match the declared one as the policy says. */
-    private void reconcile(String limiterName, RRateLimiter limiter, LimitSpec spec, Duration keepAlive) {
-        RMap<String, String> hash = redisson.getMap(limiterName, StringCodec.INSTANCE);
-        StoredConfig stored = StoredConfig.parse(hash.readAllMap());
-        StoredConfig declared = new StoredConfig(spec.rate(), spec.interval().toMillis(), rateType(spec.mode()),
-                keepAlive.toMillis());
-        if (stored == null) {
-            limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive);
-            return;
-        }
-        if (stored.equals(declared)) {
-            return;
-        }
-        RateLimiterArgs args = RateLimiterArgs.of(declared.type(), spec.rate(), spec.interval()).keepAliveTime(keepAlive);
-        ConfigChangePolicy policy = options.onConfigChange();
-        switch (policy) {
-            case UPDATE -> {
-                if (!limiter.updateRate(args.keepState(true))) {
-                    limiter.trySetRate(rateType(spec.mode()), spec.rate(), spec.interval(), keepAlive);
-                }
-            }
-            case RESET -> limiter.setRate(args);
-            case KEEP -> {
-                // trySetRate semantics: what Redis has wins
-            }
-        }
-        report(limiterName, stored, declared, policy);
     }
 
     /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */
@@ -345,23 +190,5 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             }
             throw new RedisException(cause.getMessage(), cause);
         }
-    }
-
-    static RateType rateType(RateLimitMode mode) {
-        return mode == RateLimitMode.PER_CLIENT ? RateType.PER_CLIENT : RateType.OVERALL;
-    }
-
-    static boolean isNotInitialized(Throwable ex) {
-        return causeMentions(ex, NOT_INITIALIZED);
-    }
-
-    /** Whether {@code ex} or one of its causes carries {@code text}: how Lua errors reach us from Redis. */
-    private static boolean causeMentions(Throwable ex, String text) {
-        for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-            if (cause.getMessage() != null && cause.getMessage().contains(text)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

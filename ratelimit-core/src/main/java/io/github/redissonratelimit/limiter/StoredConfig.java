@@ -1,28 +1,19 @@
 package io.github.redissonratelimit.limiter;
 
-import java.util.Map;
+/**
+ * A limiter's config as RRateLimiter keeps it in its hash (interval and keep-alive in ms; type 0 for
+ * OVERALL, 1 for PER_CLIENT, RRateLimiter's {@code RateType} ordinals).
+ */
+record StoredConfig(long rate, long intervalMillis, int type, long keepAliveMillis) {
 
-import org.redisson.api.RateType;
-
-/** A limiter's config as RRateLimiter keeps it in its hash (interval and keep-alive in ms). */
-record StoredConfig(long rate, long intervalMillis, RateType type, long keepAliveMillis) {
-
-    /** @return {@code null} when the hash is gone or incomplete */
-    static StoredConfig parse(Map<String, String> hash) {
-        String rate = hash.get("rate");
-        String interval = hash.get("interval");
-        String type = hash.get("type");
-        if (rate == null || interval == null || type == null) {
-            return null;
-        }
-        String keepAlive = hash.getOrDefault("keepAliveTime", "0");
-        return new StoredConfig(Long.parseLong(rate), Long.parseLong(interval),
-                RateType.values()[Integer.parseInt(type)], Long.parseLong(keepAlive));
+    static StoredConfig declared(LimitSpec spec, BackendOptions options) {
+        return new StoredConfig(spec.rate(), spec.interval().toMillis(), AcquireScript.typeCode(spec.mode()),
+                options.keepAlive(spec.interval()).toMillis());
     }
 
     @Override
     public String toString() {
-        return "rate=" + rate + ", interval=" + intervalMillis + "ms, mode=" + type + ", keepAlive="
-                + keepAliveMillis + "ms";
+        return "rate=" + rate + ", interval=" + intervalMillis + "ms, mode=" + (type == 1 ? "PER_CLIENT" : "OVERALL")
+                + ", keepAlive=" + keepAliveMillis + "ms";
     }
 }

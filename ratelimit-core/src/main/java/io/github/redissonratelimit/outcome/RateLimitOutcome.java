@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 
 /**
  * What one limit decided for one call.
@@ -19,9 +20,11 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  * @param retryAfter for a rejection, the time until the permits can be free; otherwise zero
  * @param latency time spent asking the backend, waiting included
  * @param error for {@link Result#ERROR}, what the backend threw; otherwise null
+ * @param state what the limiter held right after the decision (permits left, time until the oldest grant
+ * gives its permits back) when the backend told it with the decision; otherwise null
  */
 public record RateLimitOutcome(String limitName, String displayName, String key, String limiterName, LimitSpec limit,
-        long permits, Result result, Duration retryAfter, Duration latency, Throwable error) {
+        long permits, Result result, Duration retryAfter, Duration latency, Throwable error, LimitState state) {
 
     public RateLimitOutcome {
         Objects.requireNonNull(limitName, "limitName");
@@ -36,7 +39,13 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
     public static RateLimitOutcome of(RateLimitExceededException rejection) {
         return new RateLimitOutcome(rejection.getLimitName(), rejection.getDisplayName(), rejection.getKey(),
                 rejection.getLimiterName(), rejection.getLimit(), rejection.getPermits(), Result.REJECTED,
-                rejection.getRetryAfter(), Duration.ZERO, null);
+                rejection.getRetryAfter(), Duration.ZERO, null, null);
+    }
+
+    /** This outcome with what the limiter holds now, e.g. after its grant was given back. */
+    public RateLimitOutcome withState(LimitState newState) {
+        return new RateLimitOutcome(limitName, displayName, key, limiterName, limit, permits, result, retryAfter, latency,
+                error, newState);
     }
 
     public boolean allowed() {

@@ -35,6 +35,7 @@ import io.github.redissonratelimit.test.redis.RedissonClients;
 class AcquirePipelineTest {
 
     private static final Duration MINUTE = Duration.ofMinutes(1);
+    private static final LimitSpec DECLARED = new LimitSpec(7, MINUTE, RateLimitMode.OVERALL);
 
     @RegisterExtension
     final RedissonClients clients = new RedissonClients();
@@ -64,8 +65,14 @@ class AcquirePipelineTest {
         redis.command("CLIENT", "PAUSE", Long.toString(millis), "ALL");
     }
 
-    private static long join(CompletableFuture<Long> reply) throws Exception {
-        return reply.get(30, TimeUnit.SECONDS);
+    /** A decision on a limiter whose stored config the test wrote (the declared one is used only for a new one). */
+    private static CompletableFuture<AcquireScript.Reply> acquire(AcquirePipeline pipeline, String name, long permits) {
+        return pipeline.acquire(name, permits, DECLARED, AcquireScript.ConfigCheck.NONE);
+    }
+
+    /** 0 when granted, else the milliseconds until the permits can be free. */
+    private static long join(CompletableFuture<AcquireScript.Reply> reply) throws Exception {
+        return reply.get(30, TimeUnit.SECONDS).waitMillis();
     }
 
     @Test
@@ -75,7 +82,7 @@ class AcquirePipelineTest {
         AcquirePipeline pipeline = pipeline(2);
         CommandStats before = redis.commandStats();
         int[] granted = Calls.grantedPerKey(16, 120, names.size(),
-                limiter -> join(pipeline.acquire(names.get(limiter), 1)) == 0);
+                limiter -> join(acquire(pipeline, names.get(limiter), 1)) == 0);
         CommandStats delta = redis.commandStats().minus(before);
 
         assertThat(granted).containsOnly(rate);
@@ -91,22 +98,23 @@ class AcquirePipelineTest {
     void callsQueuedWhileRedisIsBusyGoInOnePipelineAndAreAnsweredEachOnItsOwn() throws Exception {
         String open = limiter("batch:open", 5);
         String full = limiter("batch:full", 1);
-        assertThat(join(pipeline(0).acquire(full, 1))).isZero();
-        String missing = naming.limiterName("batch:never-configured");
+        assertThat(join(acquire(pipeline(0), full, 1))).isZero();
+        String created = naming.limiterName("batch:never-configured");
         AcquirePipeline pipeline = pipeline(1);
 
         pauseRedis(300);
-        CompletableFuture<Long> first = pipeline.acquire(open, 1);
-        CompletableFuture<Long> granted = pipeline.acquire(open, 2);
-        CompletableFuture<Long> rejected = pipeline.acquire(full, 1);
-        CompletableFuture<Long> failed = pipeline.acquire(missing, 1);
-        CompletableFuture<Long> tooMany = pipeline.acquire(open, 6);
+        CompletableFuture<AcquireScript.Reply> first = acquire(pipeline, open, 1);
+        CompletableFuture<AcquireScript.Reply> granted = acquire(pipeline, open, 2);
+        CompletableFuture<AcquireScript.Reply> rejected = acquire(pipeline, full, 1);
+        CompletableFuture<AcquireScript.Reply> creates = acquire(pipeline, created, 1);
+        CompletableFuture<AcquireScript.Reply> tooMany = acquire(pipeline, open, 6);
 
         assertThat(join(first)).isZero();
         assertThat(join(granted)).isZero();
         assertThat(join(rejected)).as("milliseconds until the permit is back").isBetween(50_000L, 60_000L);
-        assertThatThrownBy(() -> join(failed)).isInstanceOf(ExecutionException.class)
-                .hasMessageContaining(RedissonRateLimitBackend.NOT_INITIALIZED);
+        assertThat(join(creates)).as("a limiter without config is created from the declared one in the same call")
+                .isZero();
+        assertThat(redis.string("HGET", created, "rate")).isEqualTo("7");
         assertThatThrownBy(() -> join(tooMany)).isInstanceOf(ExecutionException.class)
                 .hasMessageContaining("Requested permits amount cannot exceed defined rate");
         assertThat(pipeline.sends()).as("the first call alone, then the four queued behind it").isEqualTo(2);
@@ -120,12 +128,12 @@ class AcquirePipelineTest {
         AcquirePipeline pipeline = pipeline(1);
 
         pauseRedis(300);
-        CompletableFuture<Long> sent = pipeline.acquire(first, 1);
-        CompletableFuture<Long> queued = pipeline.acquire(second, 1);
+        CompletableFuture<AcquireScript.Reply> sent = acquire(pipeline, first, 1);
+        CompletableFuture<AcquireScript.Reply> queued = acquire(pipeline, second, 1);
         queued.cancel(false);
 
         assertThat(join(sent)).isZero();
-        assertThat(join(pipeline.acquire(first, 1))).isZero();
+        assertThat(join(acquire(pipeline, first, 1))).isZero();
         assertThat(pipeline.sends()).isEqualTo(2);
         assertThat(client.getRateLimiter(second).availablePermits()).as("nothing taken").isEqualTo(5);
     }
@@ -137,9 +145,9 @@ class AcquirePipelineTest {
 
         pauseRedis(1_500);
         long start = System.nanoTime();
-        CompletableFuture<Long> stuck = pipeline.acquire(name, 1);
+        CompletableFuture<AcquireScript.Reply> stuck = acquire(pipeline, name, 1);
         stuck.cancel(false); // what the outage deadline does
-        CompletableFuture<Long> next = pipeline.acquire(name, 1);
+        CompletableFuture<AcquireScript.Reply> next = acquire(pipeline, name, 1);
         assertThat(pipeline.sends()).as("sent at once, not after the stuck call's answer").isEqualTo(2);
 
         assertThat(join(next)).isZero();
@@ -150,15 +158,15 @@ class AcquirePipelineTest {
     void pipelinesSurviveRedisForgettingItsScripts() throws Exception {
         String name = limiter("noscript", 1_000);
         AcquirePipeline pipeline = pipeline(1);
-        assertThat(join(pipeline.acquire(name, 1))).isZero(); // Redisson now knows the script as loaded
+        assertThat(join(acquire(pipeline, name, 1))).isZero(); // Redisson now knows the script as loaded
 
         redis.command("SCRIPT", "FLUSH"); // as after a restart or a failover to a replica
         pauseRedis(200);
-        List<CompletableFuture<Long>> calls = new ArrayList<>();
+        List<CompletableFuture<AcquireScript.Reply>> calls = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            calls.add(pipeline.acquire(name, 1));
+            calls.add(acquire(pipeline, name, 1));
         }
-        for (CompletableFuture<Long> call : calls) {
+        for (CompletableFuture<AcquireScript.Reply> call : calls) {
             assertThat(join(call)).isZero();
         }
         assertThat(pipeline.sends()).isEqualTo(3);
@@ -172,7 +180,7 @@ class AcquirePipelineTest {
         AcquirePipeline pipeline = pipeline(2);
         int granted = 0;
         for (int i = 0; i < 10; i++) {
-            boolean allowed = i % 2 == 0 ? join(pipeline.acquire(name, 1)) == 0 : redisson.tryAcquire();
+            boolean allowed = i % 2 == 0 ? join(acquire(pipeline, name, 1)) == 0 : redisson.tryAcquire();
             granted += allowed ? 1 : 0;
             assertThat(redisson.availablePermits()).isEqualTo(6 - granted);
         }
@@ -188,9 +196,9 @@ class AcquirePipelineTest {
         AcquirePipeline mine = pipeline(2);
         AcquirePipeline theirs = new AcquirePipeline(other, new AcquireScript(other.getId()), 2, 64);
 
-        assertThat(join(mine.acquire(name, 2))).isZero();
-        assertThat(join(mine.acquire(name, 1))).isPositive();
-        assertThat(join(theirs.acquire(name, 2))).as("another instance has its own bucket").isZero();
+        assertThat(join(acquire(mine, name, 2))).isZero();
+        assertThat(join(acquire(mine, name, 1))).isPositive();
+        assertThat(join(acquire(theirs, name, 2))).as("another instance has its own bucket").isZero();
         assertThat(redis.number("ZCARD", LimiterKeys.permits(name) + ":" + client.getId())).isEqualTo(1);
         assertThat(redis.number("ZCARD", LimiterKeys.permits(name) + ":" + other.getId())).isEqualTo(1);
         assertThat(redis.number("EXISTS", LimiterKeys.permits(name))).isZero();
@@ -201,7 +209,7 @@ class AcquirePipelineTest {
         String name = limiter("ttl", 100);
         AcquirePipeline pipeline = pipeline(2);
         String[] keys = { name, LimiterKeys.value(name), LimiterKeys.permits(name) };
-        assertThat(join(pipeline.acquire(name, 1))).isZero(); // creates the counter: all three get the key TTL
+        assertThat(join(acquire(pipeline, name, 1))).isZero(); // creates the counter: all three get the key TTL
         for (String key : keys) {
             assertThat(redis.number("PTTL", key)).as(key).isBetween(3_590_000L, 3_600_000L);
         }
@@ -209,13 +217,13 @@ class AcquirePipelineTest {
         for (String key : keys) {
             redis.command("PEXPIRE", key, "3500000"); // 100 s of 3600 gone: less than 1/16 (225 s)
         }
-        assertThat(join(pipeline.acquire(name, 1))).isZero();
+        assertThat(join(acquire(pipeline, name, 1))).isZero();
         assertThat(redis.number("PTTL", LimiterKeys.permits(name))).as("not refreshed").isLessThanOrEqualTo(3_500_000L);
 
         for (String key : keys) {
             redis.command("PEXPIRE", key, "3000000"); // 600 s gone: refreshed
         }
-        assertThat(join(pipeline.acquire(name, 1))).isZero();
+        assertThat(join(acquire(pipeline, name, 1))).isZero();
         for (String key : keys) {
             assertThat(redis.number("PTTL", key)).as(key).isBetween(3_590_000L, 3_600_000L);
         }

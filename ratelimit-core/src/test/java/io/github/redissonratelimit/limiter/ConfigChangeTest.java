@@ -183,4 +183,50 @@ class ConfigChangeTest {
         assertThat(allowed(backend(ConfigChangePolicy.RESET, Duration.ofHours(1)), name, FIVE, 5)).isEqualTo(2);
         assertThat(log.list).noneSatisfy(event -> assertThat(event.getFormattedMessage()).contains("rate limiter"));
     }
+
+    @Test
+    void aLoweredRateLeavesADebtThatTheNextExpiringGrantsPay() {
+        LimitSpec tenPerMinute = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        LimitSpec sixPerMinute = new LimitSpec(6, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, tenPerMinute, 8)).isEqualTo(8);
+
+        RedissonRateLimitBackend newer = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
+        Decision decision = newer.tryAcquire(name, sixPerMinute, 1);
+
+        assertThat(decision.allowed()).isFalse();
+        try (RespClient cli = redis.cli()) {
+            assertThat(cli.string("GET", LimiterKeys.value(name))).as("free = 6 - 8 held: a debt, not clamped at 0")
+                    .isEqualTo("-2");
+        }
+        assertThat(decision.state().available()).as("the reply never reports a negative count").isZero();
+        assertThat(newer.state(name, sixPerMinute).available()).as("nor does the state read").isZero();
+        assertThat(clients.create(redis).getRateLimiter(name).getConfig().getRate()).as("RRateLimiter reads the change")
+                .isEqualTo(6);
+    }
+
+    @Test
+    void aDecisionOnANewLimiterIsOneScriptCallThatWritesItsConfig() {
+        RedissonRateLimitBackend backend = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
+        backend.tryAcquire("rate_limit:{warm-up}", FIVE, 1); // connected, script loaded
+
+        var before = redis.commandStats();
+        Decision decision = backend.tryAcquire(name, FIVE, 1);
+        var delta = redis.commandStats().minus(before);
+
+        assertThat(decision.allowed()).isTrue();
+        assertThat(decision.state().available()).isEqualTo(4);
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).as("commands: %s", delta).isEqualTo(1);
+        assertThat(stored("rate")).isEqualTo("5");
+        assertThat(stored("interval")).isEqualTo("60000");
+        assertThat(stored("keepAliveTime")).isEqualTo("3600000");
+    }
+
+    @Test
+    void releaseRejectsPermitsOutsideOneToTheRate() {
+        RedissonRateLimitBackend backend = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
+        for (long permits : new long[] { -1, 0, 6 }) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> backend.release(name, FIVE, permits))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1 and the rate (5)");
+        }
+    }
 }

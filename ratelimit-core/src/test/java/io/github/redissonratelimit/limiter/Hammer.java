@@ -8,21 +8,34 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Threads that take permits from one limiter as fast as they are granted: each retries 2ms after a
- * rejection. Every grant is counted on the caller's side too, to be compared with what Redis recorded.
+ * rejection. Every grant is counted on the caller's side too (per backend), to be compared with what Redis
+ * recorded, and the longest retry-after any rejection answered is kept.
  */
 final class Hammer {
 
     private final List<RateLimitBackend> backends;
     private final int threadsPerBackend;
+    private final long permits;
     private final AtomicInteger granted = new AtomicInteger();
+    private final AtomicIntegerArray grantedPerBackend;
     private final AtomicInteger attempts = new AtomicInteger();
+    private final AtomicLong longestRetryAfterMillis = new AtomicLong();
 
     Hammer(List<RateLimitBackend> backends, int threadsPerBackend) {
+        this(backends, threadsPerBackend, 1);
+    }
+
+    /** @param permits what each call asks for */
+    Hammer(List<RateLimitBackend> backends, int threadsPerBackend, long permits) {
         this.backends = List.copyOf(backends);
         this.threadsPerBackend = threadsPerBackend;
+        this.permits = permits;
+        this.grantedPerBackend = new AtomicIntegerArray(backends.size());
     }
 
     /**
@@ -36,15 +49,19 @@ final class Hammer {
         List<Future<?>> running = new ArrayList<>();
         try {
             for (int t = 0; t < backends.size() * threadsPerBackend; t++) {
-                RateLimitBackend backend = backends.get(t % backends.size());
+                int index = t % backends.size();
+                RateLimitBackend backend = backends.get(index);
                 running.add(threads.submit(() -> {
                     go.await();
                     while (System.currentTimeMillis() < end) {
                         attempts.incrementAndGet();
-                        if (backend.tryAcquire(name, spec, 1).allowed()) {
+                        Decision decision = backend.tryAcquire(name, spec, permits);
+                        if (decision.allowed()) {
                             granted.incrementAndGet();
+                            grantedPerBackend.incrementAndGet(index);
                         }
                         else {
+                            longestRetryAfterMillis.accumulateAndGet(decision.retryAfter().toMillis(), Math::max);
                             Thread.sleep(2);
                         }
                     }
@@ -69,7 +86,15 @@ final class Hammer {
         return granted.get();
     }
 
+    int grantedBy(int backend) {
+        return grantedPerBackend.get(backend);
+    }
+
     int attempts() {
         return attempts.get();
+    }
+
+    long longestRetryAfterMillis() {
+        return longestRetryAfterMillis.get();
     }
 }

@@ -108,7 +108,7 @@ public final class RateLimitAutoConfiguration {
         RateLimitProperties.Pipelining pipelining = properties.getPipelining();
         BackendOptions options = new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
                 properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
-                pipelining.getMaxBatchSize());
+                pipelining.getMaxBatchSize(), properties.getClock());
         RateLimitBackend redis = new ResilientRateLimitBackend(new RedissonRateLimitBackend(redissonClient, options),
                 properties.getBackendTimeout(), properties.getCircuitBreaker().getFailureThreshold(),
                 properties.getCircuitBreaker().getOpenDuration(), backendFailureListeners.orderedStream().toList());

@@ -12,6 +12,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
+import io.github.redissonratelimit.limiter.LimiterClock;
 
 /**
  * Configuration of {@code @RateLimit}. Validates itself when bound: a wrong value fails startup with a
@@ -69,9 +70,19 @@ public class RateLimitProperties implements Validator {
     /**
      * What to do when a limiter in Redis has another rate, interval, mode or key TTL than declared: 'update'
      * applies the new config and keeps the current window's grants, 'reset' applies it with a full bucket,
-     * 'keep' leaves Redis as it is and logs a warning. Checked once per limiter and instance.
+     * 'keep' leaves Redis as it is and logs a warning. Checked by the first decision of each limiter on each instance,
+     * in the same script call.
      */
     private ConfigChangePolicy onConfigChange = ConfigChangePolicy.UPDATE;
+
+    /**
+     * Whose clock stamps grants and decides when they leave the window: 'redis' (Redis's own TIME, read inside
+     * each script, so every instance and every call in flight is judged by one clock) or 'client' (each
+     * instance's clock, as RRateLimiter's own tryAcquire stamps; only for applications that also call
+     * RRateLimiter's acquire on the same limiters: clocks that differ between instances then let a window
+     * hold more than the rate).
+     */
+    private LimiterClock clock = LimiterClock.REDIS;
 
     /**
      * How long a limiter's keys stay in Redis after its last use (RRateLimiter keep-alive), so keys of callers
@@ -192,6 +203,14 @@ public class RateLimitProperties implements Validator {
 
     public ConfigChangePolicy getOnConfigChange() {
         return onConfigChange;
+    }
+
+    public LimiterClock getClock() {
+        return clock;
+    }
+
+    public void setClock(LimiterClock clock) {
+        this.clock = clock;
     }
 
     public void setOnConfigChange(ConfigChangePolicy onConfigChange) {
@@ -522,12 +541,12 @@ public class RateLimitProperties implements Validator {
         private RateLimitHeaderStyle style = RateLimitHeaderStyle.IETF;
 
         /**
-         * Whether allowed responses also report the permits left and when the next one returns. Costs one more
-         * Redis round trip per limit of every allowed call that answers a web request. Without it, allowed
-         * responses carry the policy only, and rejections report 0 permits left and the retry time, which are
-         * known for free.
+         * Whether allowed responses also report the permits left and when the next one returns. Free with the
+         * Redis backend, whose decisions carry both; a custom backend whose decisions do not is asked with one
+         * more round trip per limit. Without it, allowed responses carry the policy only; rejections always
+         * report 0 permits left and the retry time.
          */
-        private boolean remaining = false;
+        private boolean remaining = true;
 
         /**
          * Name of the header that describes each limit's quota and window (ietf style).

@@ -37,6 +37,8 @@ public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
         reflection.registerType(RateLimitKeyException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitConditionException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(InvalidRateLimitException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        // the Redis backend's Lua scripts are class path resources, read once when the backend is first used
+        hints.resources().registerPattern("META-INF/scripts/redisson-ratelimit/*.lua");
         // ratelimit.* binds through the JavaBean setters (Boot also derives this when it processes the bean)
         BindableRuntimeHintsRegistrar.forTypes(RateLimitProperties.class).registerHints(hints, classLoader);
     }

@@ -13,6 +13,7 @@ import java.util.StringJoiner;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
@@ -26,7 +27,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * </pre>
  * {@code w} is left out for a window that is not a whole number of seconds. {@code RateLimit} lists
  * the limits whose remaining permits are known: a rejection ({@code r=0}, {@code t} the retry time,
- * the same value as {@code Retry-After}), or an allowed call when remaining permits are read.
+ * the same value as {@code Retry-After}), or an allowed call when remaining permits are reported (the
+ * default): the Redis backend's decisions carry them, other backends' are read after the decision.
  *
  * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
  * permits left, else the first: {@code X-RateLimit-Limit} (its rate), {@code X-RateLimit-Remaining} and
@@ -52,7 +54,7 @@ public final class RateLimitHeaders {
         this.legacyResetHeader = properties.getLegacyResetHeader();
     }
 
-    /** Whether allowed decisions should be followed by a read of the limiter's state. */
+    /** Whether allowed calls report their remaining permits. */
     public boolean readsRemaining() {
         return remaining;
     }
@@ -106,17 +108,27 @@ public final class RateLimitHeaders {
         }
     }
 
-    /** What is known for free (a rejection) or was read (state); null otherwise. */
-    private static Remaining remaining(ResponseLimits.Entry entry) {
+    /**
+     * What is known for free (a rejection, or the state the decision came with) or was read; null otherwise,
+     * and for allowed calls unless remaining permits are reported.
+     */
+    private Remaining remaining(ResponseLimits.Entry entry) {
         RateLimitOutcome outcome = entry.outcome();
         if (outcome.rejected()) {
             // the value Retry-After carries, so t never differs from it
             return new Remaining(0, RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
         }
-        if (entry.state() != null) {
-            return new Remaining(entry.state().available(), ceilSeconds(entry.state().nextPermitIn()));
-        }
-        return null;
+        LimitState state = remaining ? stateOf(entry) : null;
+        return state == null ? null : new Remaining(state.available(), ceilSeconds(state.nextPermitIn()));
+    }
+
+    /** Whether an allowed call's remaining permits still have to be read (its decision did not tell them). */
+    public boolean needsStateRead(ResponseLimits.Entry entry) {
+        return remaining && entry.outcome().allowed() && stateOf(entry) == null;
+    }
+
+    private static LimitState stateOf(ResponseLimits.Entry entry) {
+        return entry.state() != null ? entry.state() : entry.outcome().state();
     }
 
     private static long ceilSeconds(Duration duration) {

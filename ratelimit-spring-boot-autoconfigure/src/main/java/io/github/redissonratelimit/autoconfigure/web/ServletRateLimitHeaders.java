@@ -31,7 +31,7 @@ public class ServletRateLimitHeaders implements RateLimitListener {
     private final RateLimitHeaders headers;
     private final RateLimitBackend backend;
 
-    /** @param backend reads remaining permits when the headers report them */
+    /** @param backend reads remaining permits when the headers report them and a decision did not tell them */
     public ServletRateLimitHeaders(RateLimitHeaders headers, RateLimitBackend backend) {
         this.headers = headers;
         this.backend = backend;
@@ -45,7 +45,8 @@ public class ServletRateLimitHeaders implements RateLimitListener {
         }
         ResponseLimits limits = limitsOf(servlet.getRequest());
         for (RateLimitOutcome outcome : outcomes) {
-            limits.add(outcome, outcome.allowed() && headers.readsRemaining() ? state(outcome) : null);
+            ResponseLimits.Entry entry = new ResponseLimits.Entry(outcome, null);
+            limits.add(outcome, headers.needsStateRead(entry) ? state(outcome) : null);
         }
         write(servlet.getResponse(), limits);
     }

@@ -120,6 +120,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
     }
 
     /** A RESP client to the master that holds {@code key}'s slot; the caller closes it. */
+    @Override
     public RespClient cliFor(String key) {
         return cli(nodes.get(nodeIndexOf(KeySlot.of(key))));
     }

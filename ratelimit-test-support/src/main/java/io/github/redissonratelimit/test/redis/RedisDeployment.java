@@ -21,6 +21,9 @@ public interface RedisDeployment {
     /** {@code INFO commandstats}, summed over every node that clients send commands to (not over replicas). */
     CommandStats commandStats();
 
+    /** A raw connection to the master that holds {@code key} (e.g. for {@code MONITOR}); the caller closes it. */
+    RespClient cliFor(String key);
+
     /** {@code KEYS pattern} of every node. */
     List<String> keys(String pattern);
 

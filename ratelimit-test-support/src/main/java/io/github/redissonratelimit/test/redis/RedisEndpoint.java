@@ -19,6 +19,11 @@ public record RedisEndpoint(String host, int port, String origin) implements Red
 
     /** A fresh single-server Redisson client; the caller shuts it down. */
     @Override
+    public RespClient cliFor(String key) {
+        return cli();
+    }
+
+    @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
         config.useSingleServer()

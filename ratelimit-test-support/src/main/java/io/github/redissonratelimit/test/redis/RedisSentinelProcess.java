@@ -201,6 +201,11 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
 
     /** A Redisson client in sentinel mode, reading from the master; the caller shuts it down. */
     @Override
+    public RespClient cliFor(String key) {
+        return master().cli();
+    }
+
+    @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
         config.useSentinelServers()

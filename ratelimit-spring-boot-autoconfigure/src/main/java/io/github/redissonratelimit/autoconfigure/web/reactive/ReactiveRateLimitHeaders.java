@@ -62,7 +62,7 @@ public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
 
     private Mono<Void> readStates(ResponseLimits limits) {
         return Flux.fromIterable(limits.entries())
-                .filter(entry -> entry.outcome().allowed() && entry.state() == null)
+                .filter(headers::needsStateRead)
                 .flatMap(entry -> Mono.fromCompletionStage(() -> backend.stateAsync(entry.outcome().limiterName(),
                                 entry.outcome().limit()))
                         .doOnNext(state -> limits.state(entry, state))

@@ -1,0 +1,54 @@
+-- Shared by every script of redisson-ratelimit (prepended to each when it is loaded).
+-- A limiter, in RRateLimiter's layout: KEYS[1] the config hash (rate, interval ms, type 0 OVERALL /
+-- 1 PER_CLIENT, keepAliveTime ms), KEYS[2] and KEYS[3] the free permits (shared, this client's), KEYS[4]
+-- and KEYS[5] the grants ZSET (shared, this client's): one member per grant, struct 'Bc0I' (id, permits),
+-- scored with the time of the grant. A grant holds its permits until one interval after its score.
+-- The law every script keeps: free + permits of the grants in the ZSET = rate.
+
+-- The time of this call in ms: Redis's own clock for '0', else the caller's clock it carries.
+local function now_millis(clock)
+  if clock ~= '0' then
+    return tonumber(clock)
+  end
+  local time = redis.call('time')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- The permits the given ZSET members hold.
+local function held(grants)
+  local sum = 0
+  for i = 1, #grants do
+    local _, permits = struct.unpack('Bc0I', grants[i])
+    sum = sum + permits
+  end
+  return sum
+end
+
+-- The free-permits and grants keys of a limiter of the given type.
+local function limiter_keys(type)
+  if type == '1' then
+    return KEYS[3], KEYS[5]
+  end
+  return KEYS[2], KEYS[4]
+end
+
+-- The stored config: rate, interval, type, keep-alive; nil when the hash is gone or incomplete.
+local function stored_config()
+  local config = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
+  local rate, interval = tonumber(config[1]), tonumber(config[2])
+  if rate == nil or interval == nil or config[3] == false then
+    return nil
+  end
+  return rate, interval, config[3], tonumber(config[4]) or 0
+end
+
+-- Free permits as the grants in the window leave them: rate - held, after dropping the expired grants.
+local function recount(grantsKey, rate, interval, now)
+  redis.call('zremrangebyscore', grantsKey, 0, now - interval)
+  return rate - held(redis.call('zrange', grantsKey, 0, -1))
+end
+
+-- The ms until the grant with this score leaves the window, within [0, interval].
+local function until_expiry(score, interval, now)
+  return math.max(0, math.min(interval, tonumber(score) + interval - now))
+end

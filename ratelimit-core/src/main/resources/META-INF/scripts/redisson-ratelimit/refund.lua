@@ -1,0 +1,42 @@
+-- refund: gives back the permits of one grant a call took and did not use (a later limit of the same call
+-- rejected it). Removes the newest grant still in the window of exactly that many permits and adds them to
+-- the free ones, so free + held = rate still holds. RRateLimiter's own release only adds to the free
+-- permits and leaves the grant in the window, which then returns its permits a second time.
+--
+-- KEYS: see common.lua.
+-- ARGV[1]: "<permits> <clock>", clock as for acquire (0: Redis's TIME).
+-- Reply: 1 when a grant was given back, 0 when none was found (it already left the window, or the
+--   limiter's keys are gone).
+
+local permitsArg, clock = string.match(ARGV[1], '^(%d+) (%d+)$')
+if permitsArg == nil then
+  error('redisson-ratelimit: malformed refund argument')
+end
+local rate, interval, type = stored_config()
+if rate == nil then
+  return 0
+end
+local now = now_millis(clock)
+local wanted = tonumber(permitsArg)
+local valueKey, grantsKey = limiter_keys(type)
+local offset = 0
+while true do
+  local grants = redis.call('zrevrange', grantsKey, offset, offset + 63, 'withscores')
+  if #grants == 0 then
+    return 0
+  end
+  for i = 1, #grants, 2 do
+    if tonumber(grants[i + 1]) <= now - interval then
+      return 0 -- this one and every older one already left the window
+    end
+    local id, permits = struct.unpack('Bc0I', grants[i])
+    if permits == wanted and string.sub(id, 1, 5) ~= 'held:' then
+      redis.call('zrem', grantsKey, grants[i])
+      if redis.call('exists', valueKey) == 1 then
+        redis.call('incrby', valueKey, wanted)
+      end
+      return 1
+    end
+  end
+  offset = offset + 64
+end
