@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * @param knownLimiters how many limiter names one JVM remembers as checked; past it the least recently
- * used are forgotten and checked again (one or two extra calls) on their next use
+ * used are forgotten, and their next decision compares the stored config with the declared one again (in
+ * the same script call)
  * @param keyTtl how long a limiter's keys live after its last use (never less than its interval);
  * {@link Duration#ZERO} keeps them forever
  * @param onConfigChange what to do when Redis holds another config than the declared one

@@ -23,10 +23,10 @@ import com.github.benmanes.caffeine.cache.Policy;
  * the time of the grant. A request is allowed when the free permits plus those of the grants older than
  * one interval cover it; between two calls the only thing that gives permits back is time passing over
  * a grant, and a new grant only takes more. The delegate's retry-after is the time until enough grants
- * have left the window, measured after this call started: so until {@code start + retryAfter} no call
- * from this JVM (whose clock RRateLimiter's script uses to judge what left the window) can find the
- * permits, whatever other callers do meanwhile. Both sides read the wall clock, so the deadline moves
- * with the clock exactly as RRateLimiter's window does.
+ * have left the window, measured by the script's clock when it ran, after this call started: so until
+ * {@code start + retryAfter} (this JVM's clock, read before the call) no call can find the permits,
+ * whatever other callers do meanwhile. The deadline is a duration measured from before the call, so it
+ * holds whichever clock the script reads (Redis's by default).
  *
  * <p>What breaks that reasoning, and must not be combined with this cache for the same limiters:
  * {@code RRateLimiter.release(...)} (hands permits back early; {@link #forget(String)} clears this JVM's
@@ -34,8 +34,7 @@ import com.github.benmanes.caffeine.cache.Policy;
  * the same call, forgets the entry too), {@code setRate}/{@code updateRate} without keeping state (resets the
  * permits), deleting the limiter's keys, and a delegate whose retry-after is not a lower bound of the
  * real wait (wrap the Redis backend directly, not a decorator that invents rejections, e.g. when Redis is
- * down). Clocks that differ between instances shift the window for each instance in RRateLimiter itself;
- * this cache follows its own instance's view.
+ * down).
  *
  * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
  */

@@ -68,7 +68,8 @@ class ConservationPropertyTest {
         }
     }
 
-    private record Grant(long permits, long score, long rate) {
+    /** @param order when the grant was seen: grants of the same millisecond are counted in the order they were made */
+    private record Grant(long permits, long score, long rate, long order) {
     }
 
     @Test
@@ -130,7 +131,8 @@ class ConservationPropertyTest {
                         long grantPermits = Long.parseLong(members.get(i + 1).toString());
                         held += grantPermits;
                         if (!id.startsWith("held:")) {
-                            grants.putIfAbsent(id, new Grant(grantPermits, Long.parseLong(members.get(i + 2).toString()), stored));
+                            grants.putIfAbsent(id, new Grant(grantPermits, Long.parseLong(members.get(i + 2).toString()), stored,
+                                    checks));
                         }
                     }
                     checks++;
@@ -142,7 +144,8 @@ class ConservationPropertyTest {
                     assertThat(reply.free()).as("the reply never reports a negative count").isNotNegative();
                 }
             }
-            List<Grant> sorted = grants.values().stream().sorted((a, b) -> Long.compare(a.score(), b.score())).toList();
+            List<Grant> sorted = grants.values().stream()
+                    .sorted(java.util.Comparator.comparingLong(Grant::score).thenComparingLong(Grant::order)).toList();
             for (int end = 0; end < sorted.size(); end++) {
                 Grant last = sorted.get(end);
                 long inWindow = 0;

@@ -23,6 +23,7 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.BackendOptions;
+import io.github.redissonratelimit.limiter.LimiterClock;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -184,6 +185,20 @@ class RateLimitAutoConfigurationTest {
         withRedis().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.local-rejection.max-entries must be at least 1"));
+    }
+
+    @Test
+    void grantsAreStampedWithRedissClockUnlessTheClientsIsAskedFor() {
+        withRedis().run(context -> assertThat(redissonBackend(context).getOptions().clock()).isEqualTo(LimiterClock.REDIS));
+        withRedis().withPropertyValues("ratelimit.clock=client").run(context -> {
+            assertThat(redissonBackend(context).getOptions().clock()).isEqualTo(LimiterClock.CLIENT);
+            Greeter greeter = context.getBean(Greeter.class);
+            greeter.greet("cleo");
+            greeter.greet("cleo");
+            assertThatThrownBy(() -> greeter.greet("cleo")).isInstanceOf(RateLimitExceededException.class);
+        });
+        withRedis().withPropertyValues("ratelimit.clock=sundial").run(context ->
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining("ratelimit.clock"));
     }
 
     @Test

@@ -32,6 +32,15 @@ class RateLimitRuntimeHintsTest {
     }
 
     @Test
+    void theRedisBackendsScriptsAreIncluded() {
+        for (String script : new String[] { "common", "acquire", "refund", "state" }) {
+            String path = "META-INF/scripts/redisson-ratelimit/" + script + ".lua";
+            assertThat(RuntimeHintsPredicates.resource().forResource(path)).as(path).accepts(hints);
+            assertThat(getClass().getClassLoader().getResource(path)).as(path).isNotNull();
+        }
+    }
+
+    @Test
     void annotationAttributesAreInvocable() {
         assertThat(reflection.onType(RateLimit.class).withMemberCategory(MemberCategory.INVOKE_DECLARED_METHODS))
                 .accepts(hints);
