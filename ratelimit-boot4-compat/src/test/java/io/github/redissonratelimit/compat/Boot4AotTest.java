@@ -92,8 +92,10 @@ class Boot4AotTest {
         });
     }
 
+    /** The test Redis, and the backend timeout of {@link OrdersApplication#TEST_BACKEND_TIMEOUT}. */
     private static void redisProperties(GenericApplicationContext context, RedisEndpoint redis) {
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("testRedis",
-                Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", redis.port())));
+                Map.of("spring.data.redis.host", redis.host(), "spring.data.redis.port", redis.port(),
+                        "ratelimit.backend-timeout", "5s")));
     }
 }

@@ -25,6 +25,7 @@ import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.compat.app.OrdersApplication;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.RateLimitKeyException;
@@ -50,7 +51,8 @@ class Boot4AutoConfigurationTest {
 
     /** A context with its own RedissonClient, i.e. one application instance. */
     private ApplicationContextRunner instance() {
-        return runner.withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+        return runner.withPropertyValues(OrdersApplication.TEST_BACKEND_TIMEOUT)
+                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
                 .withBean("tenants", Tenants.class)
                 .withBean(Orders.class);
     }

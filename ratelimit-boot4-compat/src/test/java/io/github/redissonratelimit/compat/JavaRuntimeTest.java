@@ -14,7 +14,8 @@ class JavaRuntimeTest {
     void runsOnTheExpectedJava() {
         String expected = System.getProperty("compat.expected-java-feature");
         int feature = Runtime.version().feature();
-        System.out.println("Boot 4 compatibility suite on Java " + Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")");
+        System.out.println("Boot 4 compatibility suite (Spring Boot " + org.springframework.boot.SpringBootVersion.getVersion()
+                + ") on Java " + Runtime.version() + " (" + System.getProperty("java.vm.vendor") + ")");
         assertThat(feature).isGreaterThanOrEqualTo(17);
         if (expected != null) {
             assertThat(feature).isEqualTo(Integer.parseInt(expected));
