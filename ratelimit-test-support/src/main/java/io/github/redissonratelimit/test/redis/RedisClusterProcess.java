@@ -8,6 +8,7 @@ import java.util.Set;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.config.BaseMasterSlaveServersConfig;
 import org.redisson.config.Config;
 import org.redisson.config.ReadMode;
 
@@ -128,16 +129,19 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
     @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
-        config.useClusterServers()
-                .addNodeAddress(nodeAddresses().toArray(String[]::new))
-                .setReadMode(ReadMode.MASTER)
+        testPools(config.useClusterServers().addNodeAddress(nodeAddresses().toArray(String[]::new)));
+        return Redisson.create(config);
+    }
+
+    /** Reads from masters only, small pools, short timeouts: what the tests' clients of a replicated Redis use. */
+    static <T extends BaseMasterSlaveServersConfig<T>> T testPools(T config) {
+        return config.setReadMode(ReadMode.MASTER)
                 .setMasterConnectionMinimumIdleSize(2)
                 .setMasterConnectionPoolSize(16)
                 .setSlaveConnectionMinimumIdleSize(0)
                 .setSubscriptionConnectionMinimumIdleSize(1)
                 .setTimeout(3_000)
                 .setRetryAttempts(1);
-        return Redisson.create(config);
     }
 
     @Override

@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-import org.redisson.config.ReadMode;
 
 /**
  * Redis Sentinel on loopback, started from the same redis-server binary as {@link RedisServerProcess}
@@ -208,16 +207,9 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
     @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
-        config.useSentinelServers()
+        RedisClusterProcess.testPools(config.useSentinelServers()
                 .setMasterName(MASTER_NAME)
-                .addSentinelAddress(sentinelAddresses().toArray(String[]::new))
-                .setReadMode(ReadMode.MASTER)
-                .setMasterConnectionMinimumIdleSize(2)
-                .setMasterConnectionPoolSize(16)
-                .setSlaveConnectionMinimumIdleSize(0)
-                .setSubscriptionConnectionMinimumIdleSize(1)
-                .setTimeout(3_000)
-                .setRetryAttempts(1);
+                .addSentinelAddress(sentinelAddresses().toArray(String[]::new)));
         return Redisson.create(config);
     }
 
