@@ -70,29 +70,54 @@ if stored == false or recounting then
   oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
 else
   free = tonumber(stored)
-  oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
-  if #oldest > 0 and tonumber(oldest[2]) <= now - interval then
-    local expired = redis.call('zrangebyscore', grantsKey, 0, now - interval)
-    redis.call('zremrangebyscore', grantsKey, 0, now - interval)
+  -- the oldest grants, in one read: those that left the window give their permits back, the first one still
+  -- in it tells when the next permit returns; only when all eight have left are the rest read by score
+  local edge = now - interval
+  local firsts = redis.call('zrange', grantsKey, 0, 7, 'withscores')
+  local expired = {}
+  oldest = {}
+  for i = 1, #firsts, 2 do
+    if tonumber(firsts[i + 1]) <= edge then
+      expired[#expired + 1] = firsts[i]
+    else
+      oldest = {firsts[i], firsts[i + 1]}
+      break
+    end
+  end
+  local empty = #firsts == 0
+  if #expired > 0 then
+    if #expired == 8 then
+      expired = redis.call('zrangebyscore', grantsKey, 0, edge)
+    end
+    redis.call('zremrangebyscore', grantsKey, 0, edge)
     free = free + held(expired)
     changed = true
-    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    if #oldest == 0 then
+      oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    end
+    empty = #oldest == 0
   end
-  local count = redis.call('zcard', grantsKey)
-  if count == 0 and free < rate then
+  if empty and free < rate then
     -- the grants are gone but the counter is not: what it says is taken stays taken, from now
     local id = 'held:' .. grantId
     redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(id), id, rate - free))
     oldest = {id, now}
-  elseif free + count > rate then
-    -- more free than the grants leave (RRateLimiter's release, or its re-created counter): recount
+  elseif empty and free > rate then
+    free = rate
+    changed = true
+  end
+end
+
+local wait, nextMillis = 0, interval
+if free < wanted then
+  -- before rejecting, a cheap check of the law (each grant holds at least one permit): more free than the
+  -- grants leave (RRateLimiter's release, or its re-created counter) is recounted
+  if free + redis.call('zcard', grantsKey) > rate then
     free = recount(grantsKey, rate, interval, now)
     changed = true
     oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
   end
 end
-
-local wait, nextMillis = 0, interval
 if free >= wanted then
   redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(grantId), grantId, wanted))
   free = free - wanted
