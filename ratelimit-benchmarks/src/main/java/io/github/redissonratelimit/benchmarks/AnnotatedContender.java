@@ -4,29 +4,44 @@ import io.github.redissonratelimit.RateLimitExceededException;
 
 /**
  * (b) This project: an {@code @RateLimit(key = "#userId")} method called through its Spring proxy; (e) the
- * same with {@code ratelimit.pipelining.enabled=false}, to show what the pipelining adds.
+ * same with {@code ratelimit.pipelining.enabled=false}, to show what the pipelining adds; (f) the same with
+ * {@code ratelimit.clock=client}, to show what stamping grants with Redis's clock costs.
  */
 final class AnnotatedContender implements Contender {
 
     private final AnnotatedService service;
-    private final boolean pipelining;
+    private final String id;
+    private final String description;
 
-    AnnotatedContender(AnnotatedService service, boolean pipelining) {
+    private AnnotatedContender(AnnotatedService service, String id, String description) {
         this.service = service;
-        this.pipelining = pipelining;
+        this.id = id;
+        this.description = description;
+    }
+
+    static AnnotatedContender defaults(AnnotatedService service) {
+        return new AnnotatedContender(service, "b",
+                "`@RateLimit(key = \"#userId\")` method through the Spring proxy (this project, default settings)");
+    }
+
+    static AnnotatedContender withoutPipelining(AnnotatedService service) {
+        return new AnnotatedContender(service, "e", "the same as (b) with `ratelimit.pipelining.enabled=false`: "
+                + "every decision its own round trip (reference, no goal)");
+    }
+
+    static AnnotatedContender clientClock(AnnotatedService service) {
+        return new AnnotatedContender(service, "f", "the same as (b) with `ratelimit.clock=client`: grants stamped "
+                + "with the caller's clock instead of Redis's `TIME` (reference: what reading `TIME` costs)");
     }
 
     @Override
     public String id() {
-        return pipelining ? "b" : "e";
+        return id;
     }
 
     @Override
     public String description() {
-        return pipelining
-                ? "`@RateLimit(key = \"#userId\")` method through the Spring proxy (this project, default settings)"
-                : "the same as (b) with `ratelimit.pipelining.enabled=false`: every decision its own round trip "
-                        + "(reference, no goal)";
+        return description;
     }
 
     @Override

@@ -55,13 +55,16 @@ public final class BenchmarkMain {
                     ConfigurableApplicationContext withoutShortcut = BenchmarkApplication.start(redisson,
                             "ratelimit.local-rejection.enabled=false");
                     ConfigurableApplicationContext withoutPipelining = BenchmarkApplication.start(redisson,
-                            "ratelimit.pipelining.enabled=false")) {
+                            "ratelimit.pipelining.enabled=false");
+                    ConfigurableApplicationContext clientClock = BenchmarkApplication.start(redisson,
+                            "ratelimit.clock=client")) {
                 List<Contender> contenders = List.of(
                         new RawRateLimiterContender(redisson),
-                        new AnnotatedContender(app.getBean(AnnotatedService.class), true),
+                        AnnotatedContender.defaults(app.getBean(AnnotatedService.class)),
                         new NaiveAspectContender(app.getBean(NaiveService.class)),
                         new Bucket4jContender(redisson),
-                        new AnnotatedContender(withoutPipelining.getBean(AnnotatedService.class), false));
+                        AnnotatedContender.withoutPipelining(withoutPipelining.getBean(AnnotatedService.class)),
+                        AnnotatedContender.clientClock(clientClock.getBean(AnnotatedService.class)));
                 contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
 
                 for (Contender contender : contenders) {

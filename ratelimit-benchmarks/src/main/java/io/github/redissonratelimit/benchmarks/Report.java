@@ -83,6 +83,14 @@ final class Report {
         for (int threads : settings.threadCounts()) {
             md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("e", "a", threads)));
         }
+        md.append("\n| reference: (b)/(f), grants stamped with Redis's `TIME` against the caller's clock |");
+        for (int threads : settings.threadCounts()) {
+            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("b", "f", threads)));
+        }
+        md.append("\n| reference: CPU per decision (b)/(f) |");
+        for (int threads : settings.threadCounts()) {
+            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedCpuRatio("b", "f", threads)));
+        }
         md.append("\n");
         for (String other : List.of("a", "c", "d")) {
             md.append("| CPU per decision (b)/(").append(other).append(") |");

@@ -18,7 +18,7 @@ class BenchmarkMainSmokeTest {
 
         String markdown = Files.readString(report);
         assertThat(markdown).contains("quick mode", "| CPUs (`nproc`) |", "| Redis | 7.");
-        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)", "(e)" }) {
+        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)", "(e)", "(f)" }) {
             assertThat(markdown).contains("| 1 | " + contender + " |", "| 4 | " + contender + " |");
         }
         assertThat(markdown).contains("(b)/(a) ≥ 0.95", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.0",
