@@ -76,7 +76,8 @@ public interface RateLimitBackend {
 
     /**
      * Reads, without taking anything, how many permits are free now and when the next one comes back.
-     * Costs a round trip to the store; used only when asked for (remaining-permits headers, monitoring).
+     * Costs a round trip to the store; used for reads that are not decisions (the actuator endpoint), and for
+     * remaining-permits headers only when a decision did not carry its {@link Decision#state()}.
      * @throws UnsupportedOperationException unless the backend can tell
      */
     default LimitState state(String limiterName, LimitSpec spec) {
