@@ -75,29 +75,16 @@ final class Report {
         ratioRow(md, results, "a", 0.95, "(b)/(a) ≥ 0.95");
         ratioRow(md, results, "c", 1.8, "(b)/(c) ≥ 1.8");
         ratioRow(md, results, "d", 1.0, "(b)/(d) ≥ 1.0");
-        md.append("| reference: (a)/(c), raw `tryAcquire` against the hand-rolled aspect |");
-        for (int threads : settings.threadCounts()) {
-            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("a", "c", threads)));
-        }
-        md.append("\n| reference: (e)/(a), this project without pipelining against raw `tryAcquire` |");
-        for (int threads : settings.threadCounts()) {
-            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("e", "a", threads)));
-        }
-        md.append("\n| reference: (b)/(f), grants stamped with Redis's `TIME` against the caller's clock |");
-        for (int threads : settings.threadCounts()) {
-            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedRatio("b", "f", threads)));
-        }
-        md.append("\n| reference: CPU per decision (b)/(f) |");
-        for (int threads : settings.threadCounts()) {
-            md.append(String.format(Locale.ROOT, " %.2f |", results.pairedCpuRatio("b", "f", threads)));
-        }
-        md.append("\n");
+        referenceRow(md, results, "reference: (a)/(c), raw `tryAcquire` against the hand-rolled aspect",
+                threads -> results.pairedRatio("a", "c", threads));
+        referenceRow(md, results, "reference: (e)/(a), this project without pipelining against raw `tryAcquire`",
+                threads -> results.pairedRatio("e", "a", threads));
+        referenceRow(md, results, "reference: (b)/(f), grants stamped with Redis's `TIME` against the caller's clock",
+                threads -> results.pairedRatio("b", "f", threads));
+        referenceRow(md, results, "reference: CPU per decision (b)/(f)", threads -> results.pairedCpuRatio("b", "f", threads));
         for (String other : List.of("a", "c", "d")) {
-            md.append("| CPU per decision (b)/(").append(other).append(") |");
-            for (int threads : settings.threadCounts()) {
-                md.append(String.format(Locale.ROOT, " %.2f |", results.pairedCpuRatio("b", other, threads)));
-            }
-            md.append("\n");
+            referenceRow(md, results, "CPU per decision (b)/(" + other + ")",
+                    threads -> results.pairedCpuRatio("b", other, threads));
         }
         double scripts = results.scriptCallsPerDecision("b");
         MonitorSession.Commands ours = results.monitored.get("b");
@@ -164,6 +151,16 @@ final class Report {
         for (int threads : results.settings.threadCounts()) {
             double ratio = results.pairedRatio("b", other, threads);
             md.append(String.format(Locale.ROOT, " %.2f %s |", ratio, ratio >= goal ? "✔" : "✘"));
+        }
+        md.append("\n");
+    }
+
+    /** One row of ratios per thread count, without a goal. */
+    private static void referenceRow(StringBuilder md, Results results, String label,
+            java.util.function.IntToDoubleFunction ratio) {
+        md.append("| ").append(label).append(" |");
+        for (int threads : results.settings.threadCounts()) {
+            md.append(String.format(Locale.ROOT, " %.2f |", ratio.applyAsDouble(threads)));
         }
         md.append("\n");
     }
