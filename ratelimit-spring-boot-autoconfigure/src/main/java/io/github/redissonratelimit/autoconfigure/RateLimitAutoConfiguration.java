@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.time.Duration;
 import java.util.concurrent.Executor;
 
 import org.redisson.api.RedissonClient;
@@ -92,6 +93,13 @@ public final class RateLimitAutoConfiguration {
     RateLimitDeclarationValidator rateLimitDeclarationValidator(RateLimitOperationSource rateLimitOperationSource,
             RateLimitPolicies rateLimitPolicies) {
         return new RateLimitDeclarationValidator(rateLimitOperationSource, rateLimitPolicies);
+    }
+
+    /** Scripts in Redis's cache before the first request, so that cold-start decisions are one round trip. */
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient) {
+        return new RateLimitScriptWarmUp(redissonClient, Duration.ofSeconds(5));
     }
 
     @Bean

@@ -178,6 +178,34 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
+    void theScriptsAreInRedisBeforeTheFirstCallSoItIsOneRoundTrip() {
+        redis.command("SCRIPT", "FLUSH"); // a cold Redis: no script of ours in its cache
+        withRedis().run(context -> {
+            CommandStats before = redis.commandStats();
+            context.getBean(Greeter.class).greet("warm");
+            CommandStats delta = redis.commandStats().minus(before);
+            assertThat(delta.calls("evalsha")).as("commands: %s", delta).isEqualTo(1);
+            assertThat(delta.calls("eval") + delta.calls("script")).as("no NOSCRIPT, no load: %s", delta).isZero();
+        });
+    }
+
+    @Test
+    void aRedisThatDoesNotAnswerAtWarmUpDoesNotStopTheStartup() {
+        withRedis().run(context -> {
+            RateLimitScriptWarmUp warmUp = new RateLimitScriptWarmUp(context.getBean(RedissonClient.class),
+                    Duration.ofMillis(300));
+            redis.command("CLIENT", "PAUSE", "2000", "ALL");
+            try {
+                warmUp.afterSingletonsInstantiated(); // waits 300 ms, logs a WARN, returns
+            }
+            finally {
+                redis.command("CLIENT", "UNPAUSE");
+            }
+            context.getBean(Greeter.class).greet("later"); // the first decision loads what is missing
+        });
+    }
+
+    @Test
     void localRejectionCanBeTurnedOff() {
         withRedis().withPropertyValues("ratelimit.local-rejection.enabled=false").run(context ->
                 assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
