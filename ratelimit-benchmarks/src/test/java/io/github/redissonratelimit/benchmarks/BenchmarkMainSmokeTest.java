@@ -28,7 +28,7 @@ class BenchmarkMainSmokeTest {
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j", "(e) @RateLimit, no pipelining");
-        assertThat(svg.split("<rect ").length - 1).as("background, 10 bars, 5 legend boxes").isEqualTo(16);
+        assertThat(svg.split("<rect ").length - 1).as("background, 12 bars, 6 legend boxes").isEqualTo(19);
     }
 
     @Test
