@@ -15,7 +15,8 @@ package io.github.redissonratelimit;
  * </ul>
  *
  * Everything else, including a backslash, is kept, so ordinary keys read as they are. The result holds none
- * of the characters above, so escaping it again changes nothing.
+ * of the characters above, so escaping it again changes nothing (unless escaping made it longer than
+ * {@value #MAX_LENGTH}: then it is cut).
  */
 public final class LogSafe {
 
