@@ -127,7 +127,10 @@ class RedisRefusalProblemTest {
         }
     }
 
-    /** {@code maxmemory} a little above what Redis uses now, {@code noeviction}, then writes until Redis refuses. */
+    /**
+     * {@code maxmemory} a little above what Redis uses now, {@code noeviction}, then writes until Redis refuses;
+     * then {@code maxmemory} a little below what it holds, so that it stays full.
+     */
     private static String fillRedis() {
         try (RespClient cli = cli()) {
             Matcher used = Pattern.compile("used_memory:(\\d+)").matcher(cli.string("INFO", "memory"));
@@ -138,6 +141,11 @@ class RedisRefusalProblemTest {
             for (int i = 0; i < 1_000; i++) {
                 Throwable refused = catchThrowable(() -> cli.command("SET", "filler:" + System.nanoTime(), value));
                 if (refused != null) {
+                    // full; and kept full when buffers shrink (this client's goes when it closes): the limit
+                    // goes a little below what the data alone takes
+                    Matcher now = Pattern.compile("used_memory:(\\d+)").matcher(cli.string("INFO", "memory"));
+                    assertThat(now.find()).isTrue();
+                    cli.command("CONFIG", "SET", "maxmemory", String.valueOf(Long.parseLong(now.group(1)) - 128 * 1024));
                     return refused.getMessage();
                 }
             }
