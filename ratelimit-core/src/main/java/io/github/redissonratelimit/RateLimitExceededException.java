@@ -82,9 +82,9 @@ public class RateLimitExceededException extends RuntimeException {
         return Math.max(1, (millis + 999) / 1000);
     }
 
-    /** For logs: the message plus key, limit and wait. */
+    /** For logs: the message plus key, limit and wait, on one line ({@link LogSafe}: the key may be user input). */
     public String describe() {
-        return getMessage() + " [limit " + limitName + ", key " + key + ", " + limit + ", retry after "
-                + retryAfter.toMillis() + "ms]";
+        return LogSafe.text(getMessage() + " [limit " + limitName + ", key " + LogSafe.text(key) + ", " + limit
+                + ", retry after " + retryAfter.toMillis() + "ms]");
     }
 }

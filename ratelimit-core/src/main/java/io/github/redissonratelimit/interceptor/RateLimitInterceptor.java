@@ -17,6 +17,7 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
 import org.springframework.util.ClassUtils;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
@@ -305,8 +306,9 @@ public class RateLimitInterceptor implements MethodInterceptor {
         if (acquisition.error() != null) {
             acquisition.error().addSuppressed(ex);
         }
-        logger.warn("Could not give back " + grant.operation().permits() + " permit(s) of " + grant.limiterName()
-                + " after the call was " + (acquisition.error() != null ? "failed" : "rejected") + ": they return"
+        logger.warn("Could not give back " + grant.operation().permits() + " permit(s) of "
+                + LogSafe.text(grant.limiterName()) + " after the call was "
+                + (acquisition.error() != null ? "failed" : "rejected") + ": they return"
                 + " when the grant leaves the window", ex);
     }
 
@@ -317,7 +319,7 @@ public class RateLimitInterceptor implements MethodInterceptor {
             throw acquisition.rejection();
         }
         if (logger.isDebugEnabled()) {
-            logger.debug("Calling fallback " + fallback + ": " + acquisition.rejection().describe());
+            logger.debug(LogSafe.text("Calling fallback " + fallback + ": " + acquisition.rejection().describe()));
         }
         return fallback.invoke(target, args, acquisition.rejection());
     }

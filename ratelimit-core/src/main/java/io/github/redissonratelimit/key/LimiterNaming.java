@@ -59,11 +59,17 @@ public final class LimiterNaming {
         return prefix + "{" + escaped + "}";
     }
 
+    /**
+     * Percent-encodes, one {@code %XX} per UTF-8 byte: braces, {@code %}, space, the C0 controls, DEL, the C1
+     * controls (U+0080–U+009F) and the bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069); so a line
+     * feed is {@code %0A}, U+0085 is {@code %C2%85} and U+202E is {@code %E2%80%AE}.
+     */
     static String escape(String key) {
         StringBuilder out = null;
         for (int i = 0; i < key.length(); i++) {
             char c = key.charAt(i);
-            boolean plain = c > ' ' && c != 0x7f && c != '{' && c != '}' && c != '%';
+            boolean plain = c > ' ' && c != 0x7f && c != '{' && c != '}' && c != '%' && !(c >= 0x80 && c <= 0x9f)
+                    && !(c >= 0x202a && c <= 0x202e) && !(c >= 0x2066 && c <= 0x2069);
             if (plain) {
                 if (out != null) {
                     out.append(c);
@@ -73,10 +79,25 @@ public final class LimiterNaming {
             if (out == null) {
                 out = new StringBuilder(key.length() + 8).append(key, 0, i);
             }
-            out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4 & 0xF, 16)))
-                    .append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+            if (c < 0x80) {
+                percent(out, c);
+            }
+            else if (c < 0x800) {
+                percent(out, 0xC0 | c >> 6);
+                percent(out, 0x80 | c & 0x3F);
+            }
+            else {
+                percent(out, 0xE0 | c >> 12);
+                percent(out, 0x80 | c >> 6 & 0x3F);
+                percent(out, 0x80 | c & 0x3F);
+            }
         }
         return out == null ? key : out.toString();
+    }
+
+    private static void percent(StringBuilder out, int octet) {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(octet >> 4 & 0xF, 16)))
+                .append(Character.toUpperCase(Character.forDigit(octet & 0xF, 16)));
     }
 
     private static String digest(String key) {

@@ -6,6 +6,7 @@ import java.util.Objects;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
+import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
@@ -148,9 +149,20 @@ public final class RateLimitOperation {
                 && (skipIf == null || !skipIf.isTrue(target, targetClass, args));
     }
 
-    /** The logical key of one call: the evaluated expression, or {@link #name()} without one. */
+    /**
+     * The logical key of one call: the evaluated expression, or {@link #name()} without one.
+     * @throws RateLimitKeyException naming this limit, when the expression gives no key
+     */
     public String resolveKey(Object target, Class<?> targetClass, Object[] args) {
-        return key == null ? name : key.evaluate(target, targetClass, args);
+        if (key == null) {
+            return name;
+        }
+        try {
+            return key.evaluate(target, targetClass, args);
+        }
+        catch (RateLimitKeyException ex) {
+            throw ex.getLimitName() != null ? ex : new RateLimitKeyException(ex, name, displayName);
+        }
     }
 
     @Override

@@ -15,6 +15,7 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.limiter.Decision;
@@ -204,7 +205,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         lastFailure = error;
         listeners.forEach(listener -> listener.onFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
-            logger.debug("No rate limit decision for " + limiterName + ": " + describe(error));
+            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
         }
         circuitBreaker.onFailure();
         return failed(limiterName, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
@@ -220,7 +221,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     private void stateChanged(State from, State to) {
         if (to == State.OPEN && from == State.CLOSED) {
             logger.warn("Redis failed " + circuitBreaker.failureThreshold() + " rate limit decisions in a row (last: "
-                    + describe(lastFailure) + "); skipping Redis for " + circuitBreaker.openDuration().toMillis()
+                    + LogSafe.text(describe(lastFailure)) + "); skipping Redis for " + circuitBreaker.openDuration().toMillis()
                     + "ms at a time until it answers again. Meanwhile each limit applies its on-backend-error "
                     + "policy (allow or deny).");
         }

@@ -24,7 +24,31 @@ class LimiterNamingTest {
     }
 
     @Test
+    void escapesC1ControlsAndBidiOverridesAsUtf8Bytes() {
+        assertThat(naming.limiterName("a\u0085b")).isEqualTo("rate_limit:{a%C2%85b}"); // NEL
+        assertThat(naming.limiterName("\u009B31m")).isEqualTo("rate_limit:{%C2%9B31m}"); // 8-bit CSI
+        assertThat(naming.limiterName("\u0080\u009F")).isEqualTo("rate_limit:{%C2%80%C2%9F}");
+        assertThat(naming.limiterName("user\u202Egnp.exe")).isEqualTo("rate_limit:{user%E2%80%AEgnp.exe}");
+        assertThat(naming.limiterName("\u202A\u2066\u2069")).isEqualTo("rate_limit:{%E2%80%AA%E2%81%A6%E2%81%A9}");
+        assertThat(naming.limiterName("\u001B[31mred")).isEqualTo("rate_limit:{%1B[31mred}"); // ANSI escape
+        // neighbours that are not controls stay as they are
+        assertThat(naming.limiterName("\u00A0\u00E9\u2029\u202F\u2070")).isEqualTo("rate_limit:{\u00A0\u00E9\u2029\u202F\u2070}");
+    }
+
+    @Test
+    void escapedNamesHoldNoCharacterALogMustNotShow() {
+        StringBuilder everyBmpChar = new StringBuilder();
+        for (char c = 0; c < 0xD800; c++) {
+            everyBmpChar.append(c);
+        }
+        String escaped = LimiterNaming.escape(everyBmpChar.toString());
+        assertThat(escaped.chars().filter(c -> io.github.redissonratelimit.LogSafe.needsEscape((char) c)
+                && c != 0x2028 && c != 0x2029)).isEmpty();
+    }
+
+    @Test
     void escapingIsInjective() {
+        assertThat(naming.limiterName("\u0085")).isNotEqualTo(naming.limiterName("%C2%85"));
         assertThat(naming.limiterName("a{b")).isNotEqualTo(naming.limiterName("a%7Bb"));
     }
 

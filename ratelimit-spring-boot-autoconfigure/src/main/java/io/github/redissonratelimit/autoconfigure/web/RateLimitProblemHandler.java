@@ -11,8 +11,10 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.key.RateLimitKeyException;
 
 /**
  * Answers a {@link RateLimitExceededException} from a Spring MVC handler with HTTP 429, a
@@ -23,6 +25,9 @@ import io.github.redissonratelimit.RateLimitExceededException;
  * <p>A call refused because Redis gave no decision ({@link RateLimitBackendUnavailableException}, policy
  * {@code deny}) gets the configured status (503 by default, or 429), with {@code Retry-After} set to when
  * Redis will be tried again.
+ *
+ * <p>A call whose key could not be computed from its arguments ({@link RateLimitKeyException}: a value the
+ * expression cannot use, or no key at all) gets 400 with a problem naming the limit, and one WARN line.
  */
 @RestControllerAdvice
 public class RateLimitProblemHandler {
@@ -54,7 +59,8 @@ public class RateLimitProblemHandler {
     public ResponseEntity<ProblemDetail> handleRateLimitExceeded(RateLimitExceededException ex,
             HttpServletRequest request, HttpServletResponse response) {
         if (logger.isDebugEnabled()) {
-            logger.debug("Rejected " + request.getMethod() + " " + request.getRequestURI() + ": " + ex.describe());
+            logger.debug(LogSafe.text("Rejected " + request.getMethod() + " " + request.getRequestURI() + ": "
+                    + ex.describe()));
         }
         if (headers != null) {
             headers.rejected(request, response, ex);
@@ -66,8 +72,18 @@ public class RateLimitProblemHandler {
     public ResponseEntity<ProblemDetail> handleBackendUnavailable(RateLimitBackendUnavailableException ex,
             HttpServletRequest request) {
         if (logger.isDebugEnabled()) {
-            logger.debug("Refused " + request.getMethod() + " " + request.getRequestURI() + ": " + ex.getMessage());
+            logger.debug(LogSafe.text("Refused " + request.getMethod() + " " + request.getRequestURI() + ": "
+                    + ex.getMessage()));
         }
         return RateLimitProblems.backendUnavailable(ex, backendUnavailableStatus, request.getRequestURI());
+    }
+
+    /** 400 for a call whose key could not be computed from its arguments, logged as one WARN line. */
+    @ExceptionHandler(RateLimitKeyException.class)
+    public ResponseEntity<ProblemDetail> handleBadKey(RateLimitKeyException ex, HttpServletRequest request) {
+        if (logger.isWarnEnabled()) {
+            logger.warn(RateLimitProblems.badKeyLogLine(ex, request.getMethod(), request.getRequestURI()));
+        }
+        return RateLimitProblems.badKey(ex, request.getRequestURI());
     }
 }

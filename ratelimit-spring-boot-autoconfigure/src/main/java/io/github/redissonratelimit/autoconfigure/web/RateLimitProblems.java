@@ -9,12 +9,15 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.key.RateLimitKeyException;
 
 /**
  * The HTTP answers to a rate limit refusal, the same for Spring MVC and WebFlux: {@code Retry-After}
- * (delay-seconds, rounded up) and an RFC 9457 problem detail. The key is not echoed: it may hold user data.
+ * (delay-seconds, rounded up) and an RFC 9457 problem detail, and 400 for a call whose key could not be computed.
+ * The key is not echoed: it may hold user data.
  */
 public final class RateLimitProblems {
 
@@ -44,6 +47,31 @@ public final class RateLimitProblems {
             problem.setTitle(known.getReasonPhrase());
         }
         return respond(problem, status, ex.getRetryAfterSeconds(), path);
+    }
+
+    /**
+     * 400 for a call whose rate limit key could not be computed from its arguments (the expression failed,
+     * e.g. on a value too long for it, or gave null or a blank key). The detail names the limit by its display
+     * name, never the input or the expression.
+     */
+    public static ResponseEntity<ProblemDetail> badKey(RateLimitKeyException ex, String path) {
+        String limit = ex.getDisplayName() != null ? "the rate limit '" + ex.getDisplayName() + "'" : "a rate limit";
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+                "The request has no valid key for " + limit);
+        problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
+        problem.setType(URI.create("about:blank"));
+        problem.setInstance(URI.create(path));
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
+    }
+
+    /**
+     * The one WARN line a refused key is logged as (no stack trace: the input is to blame, and a flood of bad
+     * requests must not flood the log with traces), escaped by {@link LogSafe}.
+     */
+    public static String badKeyLogLine(RateLimitKeyException ex, String method, String path) {
+        return LogSafe.text("Answered " + method + " " + path + " with 400: no key for rate limit "
+                + (ex.getLimitName() != null ? "'" + ex.getLimitName() + "'" : "(unknown)") + ": " + ex.getMessage());
     }
 
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, HttpStatusCode status,

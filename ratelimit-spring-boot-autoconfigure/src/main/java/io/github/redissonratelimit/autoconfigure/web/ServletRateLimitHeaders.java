@@ -11,6 +11,7 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -63,7 +64,7 @@ public class ServletRateLimitHeaders implements RateLimitListener {
             return backend.state(outcome.limiterName(), outcome.limit());
         }
         catch (RuntimeException ex) {
-            logger.debug("Could not read the remaining permits of " + outcome.limiterName(), ex);
+            logger.debug("Could not read the remaining permits of " + LogSafe.text(outcome.limiterName()), ex);
             return null;
         }
     }

@@ -10,6 +10,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -67,7 +68,8 @@ public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
                                 entry.outcome().limit()))
                         .doOnNext(state -> limits.state(entry, state))
                         .onErrorResume(ex -> {
-                            logger.debug("Could not read the remaining permits of " + entry.outcome().limiterName(), ex);
+                            logger.debug("Could not read the remaining permits of "
+                                    + LogSafe.text(entry.outcome().limiterName()), ex);
                             return Mono.empty();
                         }))
                 .then();

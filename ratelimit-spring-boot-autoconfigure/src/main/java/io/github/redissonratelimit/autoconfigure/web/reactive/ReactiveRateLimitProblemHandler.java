@@ -10,8 +10,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ServerWebExchange;
 
+import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
@@ -20,7 +22,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * Answers a {@link RateLimitExceededException} from a WebFlux handler with the same HTTP 429 problem
  * response as in Spring MVC ({@link RateLimitProblems}), and adds the rejection to the exchange's rate
  * limit headers when {@link ReactiveRateLimitHeaders} is active. A call refused because Redis gave no
- * decision gets the configured status (503 by default), as in Spring MVC.
+ * decision gets the configured status (503 by default), and a call whose key could not be computed gets 400,
+ * as in Spring MVC.
  */
 @RestControllerAdvice
 public class ReactiveRateLimitProblemHandler {
@@ -43,7 +46,8 @@ public class ReactiveRateLimitProblemHandler {
             ServerWebExchange exchange) {
         String path = exchange.getRequest().getPath().value();
         if (logger.isDebugEnabled()) {
-            logger.debug("Rejected " + exchange.getRequest().getMethod() + " " + path + ": " + ex.describe());
+            logger.debug(LogSafe.text("Rejected " + exchange.getRequest().getMethod() + " " + path + ": "
+                    + ex.describe()));
         }
         ResponseLimits limits = exchange.getAttribute(ResponseLimits.ATTRIBUTE);
         if (limits != null) {
@@ -57,8 +61,19 @@ public class ReactiveRateLimitProblemHandler {
             ServerWebExchange exchange) {
         String path = exchange.getRequest().getPath().value();
         if (logger.isDebugEnabled()) {
-            logger.debug("Refused " + exchange.getRequest().getMethod() + " " + path + ": " + ex.getMessage());
+            logger.debug(LogSafe.text("Refused " + exchange.getRequest().getMethod() + " " + path + ": "
+                    + ex.getMessage()));
         }
         return RateLimitProblems.backendUnavailable(ex, backendUnavailableStatus, path);
+    }
+
+    /** 400 for a call whose key could not be computed from its arguments, logged as one WARN line. */
+    @ExceptionHandler(RateLimitKeyException.class)
+    public ResponseEntity<ProblemDetail> handleBadKey(RateLimitKeyException ex, ServerWebExchange exchange) {
+        String path = exchange.getRequest().getPath().value();
+        if (logger.isWarnEnabled()) {
+            logger.warn(RateLimitProblems.badKeyLogLine(ex, exchange.getRequest().getMethod().name(), path));
+        }
+        return RateLimitProblems.badKey(ex, path);
     }
 }
