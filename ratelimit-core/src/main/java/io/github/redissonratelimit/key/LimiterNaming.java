@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Turns a logical key ({@code order:submit:42}) into a limiter name in Redis:
- * {@code <prefix>{<escaped key>}}.
+ * {@code <prefix>{<escaped key>}}, or {@code <prefix><escaped key>} with {@link KeyStyle#PLAIN}.
  *
  * <ul>
  * <li>The braces make the key a Redis Cluster hash tag, so the config hash and RRateLimiter's
@@ -27,13 +27,23 @@ public final class LimiterNaming {
 
     private final String prefix;
     private final int maxKeyLength;
+    private final KeyStyle style;
 
     public LimiterNaming() {
         this(DEFAULT_PREFIX, DEFAULT_MAX_KEY_LENGTH);
     }
 
     public LimiterNaming(String prefix, int maxKeyLength) {
+        this(prefix, maxKeyLength, KeyStyle.HASH_TAG);
+    }
+
+    /**
+     * @param style {@link KeyStyle#HASH_TAG} for {@code <prefix>{<key>}}, {@link KeyStyle#PLAIN} for
+     * {@code <prefix><key>} (the names of {@code redisson.getRateLimiter(prefix + key)})
+     */
+    public LimiterNaming(String prefix, int maxKeyLength, KeyStyle style) {
         Objects.requireNonNull(prefix, "prefix");
+        this.style = Objects.requireNonNull(style, "style");
         if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
             throw new IllegalArgumentException("The key prefix must not contain '{' or '}' (it would take over "
                     + "the Redis Cluster hash tag) but was '" + prefix + "'");
@@ -50,13 +60,17 @@ public final class LimiterNaming {
         return prefix;
     }
 
+    public KeyStyle style() {
+        return style;
+    }
+
     /** The RRateLimiter name for {@code logicalKey}. */
     public String limiterName(String logicalKey) {
         String escaped = escape(logicalKey);
         if (escaped.length() > maxKeyLength) {
             escaped = escaped.substring(0, maxKeyLength - DIGEST_LENGTH - 1) + "~" + digest(logicalKey);
         }
-        return prefix + "{" + escaped + "}";
+        return style == KeyStyle.PLAIN ? prefix + escaped : prefix + "{" + escaped + "}";
     }
 
     /**

@@ -136,7 +136,7 @@ final class AcquirePipeline {
     private void send(RScriptAsync target, Call call) {
         String name = call.limiterName;
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE, RScript.ReturnType.LIST, script.keys(name),
+                LuaScripts.ACQUIRE, RedissonCompatibility.LIST, script.keys(name),
                 script.argument(call.permits, call.spec, call.check)).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             if (ex != null) {

@@ -31,6 +31,9 @@ import org.redisson.client.codec.StringCodec;
  * ({@link AcquirePipeline}). Grants are stamped with Redis's clock ({@code TIME} inside the script) unless
  * {@link BackendOptions#clock()} says {@link LimiterClock#CLIENT}.
  *
+ * <p>Runs on Redisson 3.24.3 to 3.52.0 and 4.x ({@link RedissonCompatibility}); the constructor throws
+ * {@link UnsupportedRedissonVersionException} for any other.
+ *
  * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
  * threads; the blocking forms wait for them.
  */
@@ -58,6 +61,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      * clock); tests give each instance a skewed one
      */
     public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options, InstantSource clientClock) {
+        RedissonCompatibility.check();
         this.redisson = redisson;
         this.options = options;
         this.script = new AcquireScript(redisson.getId(), options, clientClock);
@@ -124,7 +128,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                     + ") but were " + permits);
         }
         return redisson.getScript(StringCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
-                LuaScripts.REFUND, RScript.ReturnType.LONG, script.keys(limiterName), script.refundArgument(permits))
+                LuaScripts.REFUND, RedissonCompatibility.LONG, script.keys(limiterName), script.refundArgument(permits))
                 .thenApply(refunded -> null);
     }
 
@@ -137,7 +141,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     @Override
     public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
         return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
-                LuaScripts.STATE, RScript.ReturnType.LIST, script.keys(limiterName), script.stateArgument(spec))
+                LuaScripts.STATE, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArgument(spec))
                 .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
                         Duration.ofMillis(((Number) reply.get(1)).longValue())));
     }

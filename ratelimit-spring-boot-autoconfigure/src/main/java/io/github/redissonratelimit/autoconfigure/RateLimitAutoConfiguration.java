@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.io.ResourceLoader;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
@@ -38,9 +39,12 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
- * exists and {@code ratelimit.enabled} is not {@code false}.
+ * exists and {@code ratelimit.enabled} is not {@code false}. Runs after the auto-configuration of Redisson's
+ * starter, whichever its version declares ({@code RedissonAutoConfiguration} up to 3.x, {@code ...V2} for Boot 3
+ * and {@code ...V4} for Boot 4 since), so that its client is there.
  */
 @AutoConfiguration(afterName = {
+        "org.redisson.spring.starter.RedissonAutoConfiguration",
         "org.redisson.spring.starter.RedissonAutoConfigurationV2",
         "org.redisson.spring.starter.RedissonAutoConfigurationV4" })
 @ConditionalOnClass(RedissonClient.class)
@@ -95,6 +99,17 @@ public final class RateLimitAutoConfiguration {
         return new RateLimitDeclarationValidator(rateLimitOperationSource, rateLimitPolicies);
     }
 
+    /**
+     * Checks the Redisson on the class path as the context starts (the backend is only created by the first
+     * limited call), so that a version the limiter cannot run on fails startup, not the calls.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    RedissonVersionCheck rateLimitRedissonVersionCheck(ResourceLoader resourceLoader) {
+        return new RedissonVersionCheck(resourceLoader.getClassLoader());
+    }
+
     /** Scripts in Redis's cache before the first request, so that cold-start decisions are one round trip. */
     @Bean
     @ConditionalOnMissingBean
@@ -105,7 +120,7 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     LimiterNaming rateLimitNaming(RateLimitProperties properties) {
-        return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength());
+        return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength(), properties.getKeyStyle());
     }
 
     @Bean

@@ -11,6 +11,7 @@ import org.springframework.validation.Validator;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
+import io.github.redissonratelimit.key.KeyStyle;
 import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.LimiterClock;
 
@@ -32,6 +33,15 @@ public class RateLimitProperties implements Validator {
      * state lives in '<prefix>{order:42}:value' and '<prefix>{order:42}:permits'. Must not contain '{' or '}'.
      */
     private String keyPrefix = "rate_limit:";
+
+    /**
+     * How the key follows the prefix in a limiter's name: 'hash-tag' ('<prefix>{order:42}', a Redis Cluster
+     * hash tag, so limiters spread over a cluster's slots) or 'plain' ('<prefix>order:42', no braces added: the
+     * names of redisson.getRateLimiter("rate_limit:" + key), so the limiters of a hand-written RRateLimiter
+     * aspect keep their counts when moving to this starter). Either way '{', '}', '%', spaces and control
+     * characters in the key are escaped, and all of a limiter's keys stay in one slot.
+     */
+    private KeyStyle keyStyle = KeyStyle.HASH_TAG;
 
     /**
      * Longest key (after escaping) kept as written; a longer one is cut and ends in '~' plus the SHA-256 of
@@ -144,6 +154,14 @@ public class RateLimitProperties implements Validator {
                     + "Cluster hash tag around the key part; use a prefix such as 'myapp:rate_limit:'");
         }
         this.keyPrefix = keyPrefix;
+    }
+
+    public KeyStyle getKeyStyle() {
+        return keyStyle;
+    }
+
+    public void setKeyStyle(KeyStyle keyStyle) {
+        this.keyStyle = keyStyle;
     }
 
     public int getMaxKeyLength() {

@@ -1,0 +1,100 @@
+package io.github.redissonratelimit.compat.redisson3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.key.KeyStyle;
+import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.limiter.BackendOptions;
+import io.github.redissonratelimit.limiter.ConfigChangePolicy;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.LimiterClock;
+import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RedissonClients;
+
+/**
+ * Each of the backend's Redisson calls on Redisson 3: the acquire script alone and in a pipeline (a batch), the
+ * state read and the refund (the three scripts, with both reply types), for both clocks.
+ */
+@ExtendWith(RealRedisExtension.class)
+class BackendScriptsTest {
+
+    private static final LimitSpec TEN_PER_MINUTE = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+
+    @RegisterExtension
+    final RedissonClients clients = new RedissonClients();
+    private RedisEndpoint redis;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+    }
+
+    private RedissonRateLimitBackend backend(LimiterClock clock) {
+        return new RedissonRateLimitBackend(clients.create(redis), new BackendOptions(1_000, Duration.ofHours(1),
+                ConfigChangePolicy.UPDATE, 2, 64, clock));
+    }
+
+    @Test
+    void acquireStateAndRefundWithRedisClock() {
+        acquireStateAndRefund(backend(LimiterClock.REDIS), "redis-clock");
+    }
+
+    @Test
+    void acquireStateAndRefundWithTheClientsClock() {
+        acquireStateAndRefund(backend(LimiterClock.CLIENT), "client-clock");
+    }
+
+    private void acquireStateAndRefund(RedissonRateLimitBackend backend, String key) {
+        String name = new LimiterNaming().limiterName(key);
+        Decision first = backend.tryAcquire(name, TEN_PER_MINUTE, 4);
+        assertThat(first.allowed()).isTrue();
+        assertThat(first.state().available()).isEqualTo(6);
+
+        LimitState state = backend.state(name, TEN_PER_MINUTE);
+        assertThat(state.available()).isEqualTo(6);
+        assertThat(state.nextPermitIn()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
+
+        backend.release(name, TEN_PER_MINUTE, 4);
+        assertThat(backend.state(name, TEN_PER_MINUTE).available()).isEqualTo(10);
+    }
+
+    @Test
+    void concurrentDecisionsSharePipelinesAndStayExact() {
+        RedissonRateLimitBackend backend = backend(LimiterClock.REDIS);
+        String name = new LimiterNaming().limiterName("pipelined");
+        List<CompletableFuture<Decision>> decisions = IntStream.range(0, 200)
+                .mapToObj(i -> backend.tryAcquireAsync(name, TEN_PER_MINUTE, 1)).toList();
+
+        assertThat(decisions.stream().map(CompletableFuture::join).filter(Decision::allowed).count()).isEqualTo(10);
+        Decision rejected = backend.tryAcquire(name, TEN_PER_MINUTE, 1);
+        assertThat(rejected.allowed()).isFalse();
+        assertThat(rejected.retryAfter()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
+    }
+
+    @Test
+    void plainNamesAreRRateLimitersNames() {
+        RedissonRateLimitBackend backend = backend(LimiterClock.REDIS);
+        String name = new LimiterNaming("rate_limit:", 200, KeyStyle.PLAIN).limiterName("user:7");
+        assertThat(name).isEqualTo("rate_limit:user:7");
+        assertThat(IntStream.range(0, 12).filter(i -> backend.tryAcquire(name, TEN_PER_MINUTE, 1).allowed()).count())
+                .isEqualTo(10);
+        assertThat(redis.number("ZCARD", "{rate_limit:user:7}:permits")).isEqualTo(10);
+        assertThat(redis.number("EXISTS", "rate_limit:user:7")).isEqualTo(1);
+    }
+}

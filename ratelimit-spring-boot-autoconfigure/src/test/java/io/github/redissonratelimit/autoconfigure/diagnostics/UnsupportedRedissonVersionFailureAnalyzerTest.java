@@ -1,0 +1,127 @@
+package io.github.redissonratelimit.autoconfigure.diagnostics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.DefaultResourceLoader;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.RedissonVersionCheck;
+import io.github.redissonratelimit.limiter.RedissonCompatibility;
+import io.github.redissonratelimit.limiter.UnsupportedRedissonVersionException;
+
+/**
+ * A Redisson the limiter cannot run on fails startup, explained by {@link UnsupportedRedissonVersionFailureAnalyzer}
+ * with the version found and the supported range. The old Redisson is simulated by a class loader that shows the
+ * Maven coordinates of Redisson 3.17.7 (the classes stay those of this build's Redisson): no Redis is needed, the
+ * check runs before any call.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class UnsupportedRedissonVersionFailureAnalyzerTest {
+
+    @TempDir
+    Path dir;
+
+    /** Delegates to this test's class loader but says the Redisson jar is {@code version}. */
+    private ClassLoader redissonJarOf(String version) {
+        Path pom = dir.resolve(RedissonCompatibility.POM_PROPERTIES_PATH);
+        try {
+            Files.createDirectories(pom.getParent());
+            Files.writeString(pom, "groupId=org.redisson\nartifactId=redisson\nversion=" + version + "\n");
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return new ClassLoader(getClass().getClassLoader()) {
+            @Override
+            public URL getResource(String name) {
+                if (name.equals(RedissonCompatibility.POM_PROPERTIES_PATH)) {
+                    try {
+                        return pom.toUri().toURL();
+                    }
+                    catch (IOException ex) {
+                        throw new UncheckedIOException(ex);
+                    }
+                }
+                return super.getResource(name);
+            }
+        };
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+            .withBean(RedissonClient.class, () -> mock(RedissonClient.class));
+
+    @Test
+    void theRedissonOfTheBuildPassesTheCheck() {
+        runner.run(context -> assertThat(context).hasNotFailed().getBean(RedissonVersionCheck.class)
+                .extracting(RedissonVersionCheck::getVersion).asString().startsWith("4."));
+    }
+
+    @Test
+    void anOldRedissonFailsTheContextWithTheVersionAndTheRange() {
+        runner.withClassLoader(redissonJarOf("3.17.7")).run(context -> {
+            assertThat(context).hasFailed();
+            FailureAnalysis analysis = new UnsupportedRedissonVersionFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).contains("Found:     org.redisson:redisson 3.17.7",
+                    "Problem:   it is older than 3.24.3",
+                    "Supported: 3.24.3 to 3.52.0 and 4.0.0 to 4.7.0 (tested: 3.24.3, 3.52.0 and 4.7.0)");
+            assertThat(analysis.getAction()).contains("org.redisson:redisson-spring-boot-starter");
+            assertThat(analysis.getCause()).isInstanceOf(UnsupportedRedissonVersionException.class);
+        });
+    }
+
+    @Test
+    void theAnalyzerIsRegistered() {
+        assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class))
+                .hasAtLeastOneElementOfType(UnsupportedRedissonVersionFailureAnalyzer.class);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(RateLimitAutoConfiguration.class)
+    static class App {
+        @Bean
+        RedissonClient redissonClient() {
+            return mock(RedissonClient.class);
+        }
+    }
+
+    @Test
+    void theApplicationDoesNotStartAndSaysWhy(CapturedOutput output) {
+        SpringApplication application = new SpringApplication(App.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        application.setResourceLoader(new DefaultResourceLoader(redissonJarOf("3.20.1")));
+        try {
+            application.run();
+        }
+        catch (RuntimeException expected) {
+            // the failure report is what the user reads
+        }
+        assertThat(output).contains("APPLICATION FAILED TO START",
+                "The Redisson on the class path cannot run @RateLimit.", "Found:     org.redisson:redisson 3.20.1",
+                "Supported: 3.24.3 to 3.52.0", "Use a supported Redisson");
+    }
+}
