@@ -40,11 +40,10 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
  * exists and {@code ratelimit.enabled} is not {@code false}. Runs after the auto-configuration of Redisson's
- * starter, whichever its version declares ({@code RedissonAutoConfiguration} up to 3.x, {@code ...V2} for Boot 3
- * and {@code ...V4} for Boot 4 since), so that its client is there.
+ * starter ({@code RedissonAutoConfigurationV2} for Boot 3, declared by its 3.24.3 to 4.x versions alike, and
+ * {@code RedissonAutoConfigurationV4} for Boot 4), so that its client is there.
  */
 @AutoConfiguration(afterName = {
-        "org.redisson.spring.starter.RedissonAutoConfiguration",
         "org.redisson.spring.starter.RedissonAutoConfigurationV2",
         "org.redisson.spring.starter.RedissonAutoConfigurationV4" })
 @ConditionalOnClass(RedissonClient.class)

@@ -18,6 +18,7 @@ import org.springframework.util.ClassUtils;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RedissonVersionCheck;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -46,11 +47,16 @@ class RedissonStarterTest {
         redis.flushAll();
     }
 
-    /** Redisson's, ours and Boot's AOP auto-configuration, from the AutoConfiguration.imports files on the class path. */
+    /**
+     * Redisson's auto-configuration, as its jar declares it in its AutoConfiguration.imports, with ours and Boot's
+     * AOP one. (Not every auto-configuration on the class path: given as classes, not filtered by name as in an
+     * application, the others would be introspected even when what they need is missing, e.g. Micrometer.)
+     */
     private static AutoConfigurations declaredAutoConfigurations() {
         ClassLoader classLoader = RedissonStarterTest.class.getClassLoader();
         List<Class<?>> classes = ImportCandidates.load(AutoConfiguration.class, classLoader).getCandidates().stream()
-                .filter(name -> name.startsWith("org.redisson.") || name.startsWith("io.github.redissonratelimit.")
+                .filter(name -> name.startsWith("org.redisson.")
+                        || name.equals(RateLimitAutoConfiguration.class.getName())
                         || name.equals("org.springframework.boot.autoconfigure.aop.AopAutoConfiguration"))
                 .filter(name -> ClassUtils.isPresent(name, classLoader))
                 .<Class<?>>map(name -> ClassUtils.resolveClassName(name, classLoader))
