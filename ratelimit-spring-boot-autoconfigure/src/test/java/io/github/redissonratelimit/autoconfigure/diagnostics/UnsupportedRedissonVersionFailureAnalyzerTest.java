@@ -18,14 +18,12 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RedissonVersionCheck;
@@ -94,12 +92,6 @@ class UnsupportedRedissonVersionFailureAnalyzerTest {
         });
     }
 
-    @Test
-    void theAnalyzerIsRegistered() {
-        assertThat(SpringFactoriesLoader.forDefaultResourceLocation().load(FailureAnalyzer.class))
-                .hasAtLeastOneElementOfType(UnsupportedRedissonVersionFailureAnalyzer.class);
-    }
-
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration(RateLimitAutoConfiguration.class)
     static class App {
@@ -109,6 +101,7 @@ class UnsupportedRedissonVersionFailureAnalyzerTest {
         }
     }
 
+    /** Through SpringApplication, whose failure analyzers (META-INF/spring.factories) write the report. */
     @Test
     void theApplicationDoesNotStartAndSaysWhy(CapturedOutput output) {
         SpringApplication application = new SpringApplication(App.class);
