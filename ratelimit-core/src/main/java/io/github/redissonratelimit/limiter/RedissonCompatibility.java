@@ -88,6 +88,7 @@ public final class RedissonCompatibility {
         try {
             RScriptAsync.class.getMethod("evalAsync", String.class, RScript.Mode.class, String.class,
                     RScript.ReturnType.class, List.class, Object[].class);
+            RScriptAsync.class.getMethod("scriptLoadAsync", String.class);
             RedissonClient.class.getMethod("getId");
             RedissonClient.class.getMethod("getScript", Codec.class);
             RedissonClient.class.getMethod("createBatch");
