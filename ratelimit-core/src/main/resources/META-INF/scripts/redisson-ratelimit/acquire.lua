@@ -61,8 +61,7 @@ local changed = false
 local oldest
 if recounting and stored ~= false and tonumber(stored) < change[1] and redis.call('zcard', grantsKey) == 0 then
   -- the config changed while the grants were lost: hold what the counter said was taken before recounting
-  local id = 'held:' .. grantId
-  redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(id), id, change[1] - tonumber(stored)))
+  hold_lost_grants(grantsKey, grantId, change[1] - tonumber(stored), now)
 end
 if stored == false or recounting then
   free = recount(grantsKey, rate, interval, now)
@@ -99,9 +98,7 @@ else
   end
   if empty and free < rate then
     -- the grants are gone but the counter is not: what it says is taken stays taken, from now
-    local id = 'held:' .. grantId
-    redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(id), id, rate - free))
-    oldest = {id, now}
+    oldest = hold_lost_grants(grantsKey, grantId, rate - free, now)
   elseif empty and free > rate then
     free = rate
     changed = true
@@ -119,7 +116,7 @@ if free < wanted then
   end
 end
 if free >= wanted then
-  redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(grantId), grantId, wanted))
+  add_grant(grantsKey, grantId, wanted, now)
   free = free - wanted
   changed = true
   if #oldest > 0 then

@@ -48,6 +48,18 @@ local function recount(grantsKey, rate, interval, now)
   return rate - held(redis.call('zrange', grantsKey, 0, -1))
 end
 
+-- Adds a grant of `permits` stamped `now`, as RRateLimiter packs its members.
+local function add_grant(grantsKey, id, permits, now)
+  redis.call('zadd', grantsKey, now, struct.pack('Bc0I', string.len(id), id, permits))
+end
+
+-- Holds `permits` from `now` for grants that were lost while the counter says they are taken: a grant like
+-- any other (so RRateLimiter's own script works with it), named apart so that a refund never gives it back.
+local function hold_lost_grants(grantsKey, grantId, permits, now)
+  add_grant(grantsKey, 'held:' .. grantId, permits, now)
+  return {'held:' .. grantId, now}
+end
+
 -- The ms until the grant with this score leaves the window, within [0, interval].
 local function until_expiry(score, interval, now)
   return math.max(0, math.min(interval, tonumber(score) + interval - now))
