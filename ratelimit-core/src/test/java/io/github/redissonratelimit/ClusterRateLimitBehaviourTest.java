@@ -1,5 +1,6 @@
 package io.github.redissonratelimit;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -39,7 +40,7 @@ class ClusterRateLimitBehaviourTest extends AbstractRateLimitBehaviourTest {
             Set<Integer> masters = new HashSet<>();
             for (int user = 0; user < 30; user++) {
                 String name = naming.limiterName("user:" + user);
-                assertThat(backend.tryAcquire(name, spec, 1).allowed()).isTrue();
+                assertThat(acquire(backend, name, spec, 1).allowed()).isTrue();
                 masters.add(cluster.nodeOf(name));
                 assertThat(cluster.number("EXISTS", name, name + ":value", name + ":permits")).isEqualTo(3);
             }

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -17,7 +16,6 @@ import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.RedisException;
 import org.redisson.client.codec.StringCodec;
 
 /**
@@ -35,7 +33,7 @@ import org.redisson.client.codec.StringCodec;
  * {@link UnsupportedRedissonVersionException} for any other.
  *
  * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
- * threads; the blocking forms wait for them.
+ * threads.
  */
 public final class RedissonRateLimitBackend implements RateLimitBackend {
 
@@ -73,12 +71,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         return options;
     }
 
-    /** {@link #tryAcquireAsync}, waited for: one code path for both. */
-    @Override
-    public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-        return await(tryAcquireAsync(limiterName, spec, permits));
-    }
-
     /**
      * Takes the permits without blocking. Cancelling the returned future cancels the Redis command it waits
      * for: a decision still queued for a pipeline is never sent, and Redisson stops retrying a sent one where
@@ -86,7 +78,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      * on (its default): such a call may still reach Redis once Redis is back (see {@code docs/operations.md}).
      */
     @Override
-    public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         boolean firstSight = checked.getIfPresent(limiterName) == null;
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
@@ -114,32 +106,23 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     /**
      * Gives back an unused grant of {@code permits}, in one script call that keeps free + held = rate
      * (see {@code refund.lua} for why not {@code RRateLimiter.release}).
-     * @throws IllegalArgumentException for {@code permits <= 0} or more than the rate, as RRateLimiter's own
+     * The stage fails with {@link IllegalArgumentException} for {@code permits <= 0} or more than the rate,
+     * as RRateLimiter's own release throws.
      */
     @Override
-    public void release(String limiterName, LimitSpec spec, long permits) {
-        await(releaseAsync(limiterName, spec, permits));
-    }
-
-    @Override
-    public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
         if (permits <= 0 || permits > spec.rate()) {
-            throw new IllegalArgumentException("Permits to give back must be between 1 and the rate (" + spec.rate()
-                    + ") but were " + permits);
+            return CompletableFuture.failedFuture(new IllegalArgumentException(
+                    "Permits to give back must be between 1 and the rate (" + spec.rate() + ") but were " + permits));
         }
         return redisson.getScript(StringCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
                 LuaScripts.REFUND, RedissonCompatibility.LONG, script.keys(limiterName), script.refundArgument(permits))
                 .thenApply(refunded -> null);
     }
 
-    @Override
-    public LimitState state(String limiterName, LimitSpec spec) {
-        return await(stateAsync(limiterName, spec));
-    }
-
     /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
     @Override
-    public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
         return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
                 LuaScripts.STATE, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArgument(spec))
                 .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
@@ -182,29 +165,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         }
         else if (logger.isDebugEnabled()) {
             logger.debug(message);
-        }
-    }
-
-    /** Waits for a Redis answer the way Redisson's blocking methods do: its exception, unwrapped. */
-    private static <T> T await(CompletionStage<T> stage) {
-        CompletableFuture<T> future = stage.toCompletableFuture();
-        try {
-            return future.get();
-        }
-        catch (InterruptedException ex) {
-            future.cancel(false);
-            Thread.currentThread().interrupt();
-            throw new RedisException("Interrupted while waiting for Redis", ex);
-        }
-        catch (ExecutionException ex) {
-            Throwable cause = unwrap(ex.getCause());
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new RedisException(cause.getMessage(), cause);
         }
     }
 }

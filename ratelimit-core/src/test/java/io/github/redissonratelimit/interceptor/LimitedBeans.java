@@ -30,13 +30,13 @@ final class LimitedBeans implements AutoCloseable {
         ctx.registerBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
         AnnotationRateLimitOperationSource source = new AnnotationRateLimitOperationSource(
                 new KeyExpressionParser(ctx.getBeanFactory()));
-        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(source, () -> {
+        ctx.registerBean(RateLimitAdvisor.class, () -> {
             RateLimitInterceptor interceptor = new RateLimitInterceptor(source, new LimiterNaming(),
-                    new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
+                    () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
             interceptor.setListeners(List.of(outcomes::add));
             customizer.accept(interceptor);
-            return interceptor;
-        }));
+            return new RateLimitAdvisor(source, interceptor);
+        });
         for (Class<?> bean : beans) {
             ctx.registerBean(bean);
         }

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.key;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -39,8 +40,8 @@ class KeyHygieneTest {
         try {
             RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
             LimitSpec spec = new LimitSpec(1, Duration.ofMinutes(1), RateLimitMode.OVERALL);
-            assertThat(backend.tryAcquire(name, spec, 1).allowed()).isTrue();
-            assertThat(backend.tryAcquire(name, spec, 1).allowed()).isFalse();
+            assertThat(acquire(backend, name, spec, 1).allowed()).isTrue();
+            assertThat(acquire(backend, name, spec, 1).allowed()).isFalse();
 
             try (RespClient cli = redis.cli()) {
                 @SuppressWarnings("unchecked")

@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.release;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -60,7 +63,7 @@ class ConfigChangeTest {
     }
 
     private static long allowed(RateLimitBackend backend, String name, LimitSpec spec, int calls) {
-        return IntStream.range(0, calls).filter(i -> backend.tryAcquire(name, spec, 1).allowed()).count();
+        return IntStream.range(0, calls).filter(i -> acquire(backend, name, spec, 1).allowed()).count();
     }
 
     private String stored(String field) {
@@ -95,7 +98,7 @@ class ConfigChangeTest {
 
         long allowed = 0;
         for (int i = 0; i < 12; i++) {
-            allowed += backend.tryAcquireAsync(name, TEN, 1).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS)
+            allowed += backend.acquire(name, TEN, 1).toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS)
                     .allowed() ? 1 : 0;
         }
 
@@ -133,7 +136,7 @@ class ConfigChangeTest {
         assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, twoPerSecond, 2))
                 .isEqualTo(2);
 
-        Decision rejected = backend(ConfigChangePolicy.KEEP, Duration.ofHours(1)).tryAcquire(name, twoPerMinute, 1);
+        Decision rejected = acquire(backend(ConfigChangePolicy.KEEP, Duration.ofHours(1)), name, twoPerMinute, 1);
 
         // RRateLimiter frees the grants after the stored second, not the declared minute
         assertThat(rejected.allowed()).isFalse();
@@ -144,7 +147,7 @@ class ConfigChangeTest {
     void aChangedKeyTtlIsApplied() {
         oldDeploymentUsesThree();
 
-        backend(ConfigChangePolicy.UPDATE, Duration.ofMinutes(5)).tryAcquire(name, FIVE, 1);
+        acquire(backend(ConfigChangePolicy.UPDATE, Duration.ofMinutes(5)), name, FIVE, 1);
 
         assertThat(stored("keepAliveTime")).isEqualTo("300000");
         try (RespClient cli = redis.cli()) {
@@ -166,7 +169,7 @@ class ConfigChangeTest {
     void theStoredConfigIsCheckedOncePerLimiterAndJvm() {
         oldDeploymentUsesThree();
         RedissonRateLimitBackend newer = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
-        newer.tryAcquire(name, TEN, 1);
+        acquire(newer, name, TEN, 1);
 
         var before = redis.commandStats();
         allowed(newer, name, TEN, 5);
@@ -191,7 +194,7 @@ class ConfigChangeTest {
         assertThat(allowed(backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1)), name, tenPerMinute, 8)).isEqualTo(8);
 
         RedissonRateLimitBackend newer = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
-        Decision decision = newer.tryAcquire(name, sixPerMinute, 1);
+        Decision decision = acquire(newer, name, sixPerMinute, 1);
 
         assertThat(decision.allowed()).isFalse();
         try (RespClient cli = redis.cli()) {
@@ -199,7 +202,7 @@ class ConfigChangeTest {
                     .isEqualTo("-2");
         }
         assertThat(decision.state().available()).as("the reply never reports a negative count").isZero();
-        assertThat(newer.state(name, sixPerMinute).available()).as("nor does the state read").isZero();
+        assertThat(state(newer, name, sixPerMinute).available()).as("nor does the state read").isZero();
         assertThat(clients.create(redis).getRateLimiter(name).getConfig().getRate()).as("RRateLimiter reads the change")
                 .isEqualTo(6);
     }
@@ -207,10 +210,10 @@ class ConfigChangeTest {
     @Test
     void aDecisionOnANewLimiterIsOneScriptCallThatWritesItsConfig() {
         RedissonRateLimitBackend backend = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
-        backend.tryAcquire("rate_limit:{warm-up}", FIVE, 1); // connected, script loaded
+        acquire(backend, "rate_limit:{warm-up}", FIVE, 1); // connected, script loaded
 
         var before = redis.commandStats();
-        Decision decision = backend.tryAcquire(name, FIVE, 1);
+        Decision decision = acquire(backend, name, FIVE, 1);
         var delta = redis.commandStats().minus(before);
 
         assertThat(decision.allowed()).isTrue();
@@ -225,7 +228,7 @@ class ConfigChangeTest {
     void releaseRejectsPermitsOutsideOneToTheRate() {
         RedissonRateLimitBackend backend = backend(ConfigChangePolicy.UPDATE, Duration.ofHours(1));
         for (long permits : new long[] { -1, 0, 6 }) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> backend.release(name, FIVE, permits))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> release(backend, name, FIVE, permits))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 1 and the rate (5)");
         }
     }

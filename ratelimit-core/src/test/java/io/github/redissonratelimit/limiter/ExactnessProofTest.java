@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
@@ -54,7 +55,7 @@ class ExactnessProofTest {
         for (Duration offset : clockOffsets) {
             InstantSource clock = Clock.offset(Clock.systemUTC(), offset);
             RedissonRateLimitBackend backend = new RedissonRateLimitBackend(clients.create(redis), options, clock);
-            backend.tryAcquire("warm-up:{" + backends.size() + "}", new LimitSpec(1, SECOND, RateLimitMode.OVERALL), 1);
+            acquire(backend, "warm-up:{" + backends.size() + "}", new LimitSpec(1, SECOND, RateLimitMode.OVERALL), 1);
             backends.add(new LocalRejectionCache(backend, 10_000));
         }
         return backends;
@@ -111,7 +112,7 @@ class ExactnessProofTest {
         GrantLog log = GrantLog.start(redis, name);
         try {
             hammer.run(name, ten, Duration.ofMillis(4_500), Duration.ofMillis(1_500), () -> {
-                newDeployment.tryAcquire(name, six, 2); // its first sight applies 6 (on-config-change=update)
+                acquire(newDeployment, name, six, 2); // its first sight applies 6 (on-config-change=update)
                 changedBy.set(serverMillis(redis, name));
             });
         }

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,7 @@ final class Hammer {
                     go.await();
                     while (System.currentTimeMillis() < end) {
                         attempts.incrementAndGet();
-                        Decision decision = backend.tryAcquire(name, spec, permits);
+                        Decision decision = acquire(backend, name, spec, permits);
                         if (decision.allowed()) {
                             granted.incrementAndGet();
                             grantedPerBackend.incrementAndGet(index);

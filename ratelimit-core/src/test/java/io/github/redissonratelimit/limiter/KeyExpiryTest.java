@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -38,7 +39,7 @@ class KeyExpiryTest {
                     new BackendOptions(100_000, Duration.ofSeconds(2), ConfigChangePolicy.UPDATE));
             var calls = IntStream.range(0, 8).mapToObj(thread -> pool.submit(() -> {
                 for (int user = thread; user < 10_000; user += 8) {
-                    assertThat(backend.tryAcquire(naming.limiterName("user:" + user), spec, 1).allowed()).isTrue();
+                    assertThat(acquire(backend, naming.limiterName("user:" + user), spec, 1).allowed()).isTrue();
                 }
             })).toList();
             for (Future<?> call : calls) {
@@ -60,7 +61,7 @@ class KeyExpiryTest {
                 assertThat(cli.string("GET", "unrelated")).isEqualTo("stays");
             }
             // a caller who comes back gets a fresh limiter
-            assertThat(backend.tryAcquire(naming.limiterName("user:1"), spec, 1).allowed()).isTrue();
+            assertThat(acquire(backend, naming.limiterName("user:1"), spec, 1).allowed()).isTrue();
         }
         finally {
             pool.shutdownNow();

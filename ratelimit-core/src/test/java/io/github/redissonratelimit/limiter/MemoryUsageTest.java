@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -53,7 +54,7 @@ class MemoryUsageTest {
             LimitSpec spec = new LimitSpec(rate, Duration.ofHours(1), RateLimitMode.OVERALL);
             String name = naming.limiterName("memory:" + rate);
             fill(backend, name, spec);
-            assertThat(backend.tryAcquire(name, spec, 1).allowed()).isFalse();
+            assertThat(acquire(backend, name, spec, 1).allowed()).isFalse();
             assertThat(redis.number("ZCARD", LimiterKeys.permits(name))).isEqualTo(rate);
 
             long config = memoryUsage(name);
@@ -75,13 +76,13 @@ class MemoryUsageTest {
 
     /** Takes every permit, {@code rate} grants of one, a few thousand calls in flight at a time. */
     private static void fill(RateLimitBackend backend, String name, LimitSpec spec) {
-        backend.tryAcquire(name, spec, 1);
+        acquire(backend, name, spec, 1);
         long left = spec.rate() - 1;
         while (left > 0) {
             int batch = (int) Math.min(left, 2_000);
             List<CompletableFuture<Decision>> inFlight = new ArrayList<>(batch);
             for (int i = 0; i < batch; i++) {
-                inFlight.add(backend.tryAcquireAsync(name, spec, 1).toCompletableFuture());
+                inFlight.add(backend.acquire(name, spec, 1).toCompletableFuture());
             }
             inFlight.forEach(decision -> assertThat(decision.join().allowed()).isTrue());
             left -= batch;

@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.release;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -50,7 +53,7 @@ class RefundStateAndWaitingTest {
     }
 
     private static long allowed(RateLimitBackend backend, String name, LimitSpec spec, long permits, int calls) {
-        return IntStream.range(0, calls).filter(i -> backend.tryAcquire(name, spec, permits).allowed()).count();
+        return IntStream.range(0, calls).filter(i -> acquire(backend, name, spec, permits).allowed()).count();
     }
 
     private static Decision join(java.util.concurrent.CompletionStage<Decision> decision) throws Exception {
@@ -64,25 +67,25 @@ class RefundStateAndWaitingTest {
 
         int allowed = 0;
         for (int i = 0; i < 7; i++) {
-            allowed += join(backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1)).allowed() ? 1 : 0;
+            allowed += join(backend.acquire(name, FIVE_PER_MINUTE, 1)).allowed() ? 1 : 0;
         }
-        Decision rejected = join(backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1));
+        Decision rejected = join(backend.acquire(name, FIVE_PER_MINUTE, 1));
 
         assertThat(allowed).isEqualTo(5);
         assertThat(rejected.allowed()).isFalse();
         assertThat(rejected.retryAfter()).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));
-        assertThat(backend.tryAcquire(name, FIVE_PER_MINUTE, 1).allowed()).as("shared with the blocking API").isFalse();
+        assertThat(acquire(backend, name, FIVE_PER_MINUTE, 1).allowed()).as("shared with the blocking API").isFalse();
     }
 
     @Test
     void asyncAcquireRecreatesALimiterWhoseKeysDisappeared() throws Exception {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("async-flushed");
-        assertThat(join(backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1)).allowed()).isTrue();
+        assertThat(join(backend.acquire(name, FIVE_PER_MINUTE, 1)).allowed()).isTrue();
 
         redis.flushAll();
 
-        assertThat(join(backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1)).allowed()).isTrue();
+        assertThat(join(backend.acquire(name, FIVE_PER_MINUTE, 1)).allowed()).isTrue();
         try (RespClient cli = redis.cli()) {
             assertThat(cli.string("HGET", name, "rate")).isEqualTo("5");
         }
@@ -114,9 +117,9 @@ class RefundStateAndWaitingTest {
         Duration window = Duration.ofSeconds(3);
         LimitSpec twoPerWindow = new LimitSpec(2, window, RateLimitMode.OVERALL);
 
-        assertThat(backend.tryAcquire(name, twoPerWindow, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, twoPerWindow, 1).allowed()).isTrue();
         long refundedAt = System.currentTimeMillis(); // not before the grant's score
-        backend.release(name, twoPerWindow, 1);
+        release(backend, name, twoPerWindow, 1);
         try (RespClient cli = redis.cli()) {
             assertThat(cli.string("GET", name + ":value")).isEqualTo("2");
             assertThat(cli.number("ZCARD", name + ":permits")).as("the grant left the window").isZero();
@@ -127,7 +130,7 @@ class RefundStateAndWaitingTest {
 
         atSecondReturnOfRefundedGrant(refundedAt, laterGrantsAt, window);
 
-        assertThat(backend.tryAcquire(name, twoPerWindow, 1).allowed()).isFalse();
+        assertThat(acquire(backend, name, twoPerWindow, 1).allowed()).isFalse();
     }
 
     /**
@@ -169,16 +172,16 @@ class RefundStateAndWaitingTest {
         LimitSpec perClient = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.PER_CLIENT);
         String name = naming.limiterName("refund-per-client");
 
-        assertThat(backend.tryAcquire(name, perClient, 1).allowed()).isTrue();
-        assertThat(backend.tryAcquire(name, perClient, 3).allowed()).isTrue();
-        backend.release(name, perClient, 3);
+        assertThat(acquire(backend, name, perClient, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, perClient, 3).allowed()).isTrue();
+        release(backend, name, perClient, 3);
 
         try (RespClient cli = redis.cli()) {
             String suffix = ":" + client.getId();
             assertThat(cli.string("GET", name + ":value" + suffix)).isEqualTo("9");
             assertThat(cli.number("ZCARD", name + ":permits" + suffix)).isEqualTo(1);
         }
-        assertThat(backend.state(name, perClient).available()).isEqualTo(9);
+        assertThat(state(backend, name, perClient).available()).isEqualTo(9);
     }
 
     @Test
@@ -186,16 +189,16 @@ class RefundStateAndWaitingTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("refund-late");
         LimitSpec twoPerSecond = new LimitSpec(2, Duration.ofSeconds(1), RateLimitMode.OVERALL);
-        assertThat(backend.tryAcquire(name, twoPerSecond, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, twoPerSecond, 1).allowed()).isTrue();
         Thread.sleep(1_100);
-        assertThat(backend.tryAcquire(name, twoPerSecond, 1).allowed()).isTrue(); // returns the expired grant
+        assertThat(acquire(backend, name, twoPerSecond, 1).allowed()).isTrue(); // returns the expired grant
 
-        backend.release(name, twoPerSecond, 1); // gives back the live grant, not the expired one twice
+        release(backend, name, twoPerSecond, 1); // gives back the live grant, not the expired one twice
 
         try (RespClient cli = redis.cli()) {
             assertThat(cli.string("GET", name + ":value")).isEqualTo("2");
         }
-        backend.release(name, twoPerSecond, 1); // nothing left to give back
+        release(backend, name, twoPerSecond, 1); // nothing left to give back
         try (RespClient cli = redis.cli()) {
             assertThat(cli.string("GET", name + ":value")).isEqualTo("2");
         }
@@ -207,7 +210,7 @@ class RefundStateAndWaitingTest {
         String name = naming.limiterName("refund-async");
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 1, 5)).isEqualTo(5);
 
-        backend.releaseAsync(name, FIVE_PER_MINUTE, 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        backend.release(name, FIVE_PER_MINUTE, 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 1, 2)).isEqualTo(1);
     }
@@ -217,15 +220,15 @@ class RefundStateAndWaitingTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("state");
 
-        assertThat(backend.state(name, FIVE_PER_MINUTE)).isEqualTo(new LimitState(5, Duration.ZERO));
+        assertThat(state(backend, name, FIVE_PER_MINUTE)).isEqualTo(new LimitState(5, Duration.ZERO));
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 2, 1)).isEqualTo(1);
 
-        LimitState state = backend.state(name, FIVE_PER_MINUTE);
+        LimitState state = state(backend, name, FIVE_PER_MINUTE);
         assertThat(state.available()).isEqualTo(3);
         assertThat(state.nextPermitIn()).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));
-        assertThat(backend.stateAsync(name, FIVE_PER_MINUTE).toCompletableFuture().get(30, TimeUnit.SECONDS).available())
+        assertThat(backend.state(name, FIVE_PER_MINUTE).toCompletableFuture().get(30, TimeUnit.SECONDS).available())
                 .isEqualTo(3);
-        assertThat(backend.state(name, FIVE_PER_MINUTE).available()).as("reading took nothing").isEqualTo(3);
+        assertThat(state(backend, name, FIVE_PER_MINUTE).available()).as("reading took nothing").isEqualTo(3);
     }
 
     @Test
@@ -234,11 +237,11 @@ class RefundStateAndWaitingTest {
         String name = naming.limiterName("state-expired");
         LimitSpec threePerSecond = new LimitSpec(3, Duration.ofSeconds(1), RateLimitMode.OVERALL);
         assertThat(allowed(backend, name, threePerSecond, 1, 3)).isEqualTo(3);
-        assertThat(backend.state(name, threePerSecond).available()).isZero();
+        assertThat(state(backend, name, threePerSecond).available()).isZero();
 
         Thread.sleep(1_100);
 
-        assertThat(backend.state(name, threePerSecond)).isEqualTo(new LimitState(3, Duration.ZERO));
+        assertThat(state(backend, name, threePerSecond)).isEqualTo(new LimitState(3, Duration.ZERO));
     }
 
     @Test
@@ -246,11 +249,11 @@ class RefundStateAndWaitingTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("wait");
         LimitSpec onePerSecond = new LimitSpec(1, Duration.ofSeconds(1), RateLimitMode.OVERALL);
-        assertThat(backend.tryAcquire(name, onePerSecond, 1).allowed()).isTrue();
-        assertThat(backend.tryAcquire(name, onePerSecond, 1).allowed()).isFalse();
+        assertThat(acquire(backend, name, onePerSecond, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, onePerSecond, 1).allowed()).isFalse();
 
-        assertThat(backend.tryAcquire(name, onePerSecond, 1, Duration.ofSeconds(5)).allowed()).isTrue();
-        assertThat(join(backend.tryAcquireAsync(name, onePerSecond, 1, Duration.ofSeconds(5))).allowed()).isTrue();
+        assertThat(acquire(backend, name, onePerSecond, 1, Duration.ofSeconds(5)).allowed()).isTrue();
+        assertThat(join(new WaitingRateLimitBackend(backend, Duration.ofSeconds(5)).acquire(name, onePerSecond, 1)).allowed()).isTrue();
     }
 
     @Test
@@ -258,12 +261,12 @@ class RefundStateAndWaitingTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("wait-too-long");
         LimitSpec onePerMinute = new LimitSpec(1, Duration.ofMinutes(1), RateLimitMode.OVERALL);
-        assertThat(backend.tryAcquire(name, onePerMinute, 1).allowed()).isTrue();
-        assertThat(backend.tryAcquire(name, onePerMinute, 1).allowed()).isFalse();
+        assertThat(acquire(backend, name, onePerMinute, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, onePerMinute, 1).allowed()).isFalse();
 
         CommandStats before = redis.commandStats();
-        Decision blocking = backend.tryAcquire(name, onePerMinute, 1, Duration.ofSeconds(30));
-        Decision async = join(backend.tryAcquireAsync(name, onePerMinute, 1, Duration.ofSeconds(30)));
+        Decision blocking = acquire(backend, name, onePerMinute, 1, Duration.ofSeconds(30));
+        Decision async = join(new WaitingRateLimitBackend(backend, Duration.ofSeconds(30)).acquire(name, onePerMinute, 1));
         CommandStats delta = redis.commandStats().minus(before);
 
         assertThat(blocking.allowed()).isFalse();

@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -104,9 +106,9 @@ class StateLossTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         LimitSpec spec = new LimitSpec(5, INTERVAL, RateLimitMode.OVERALL);
         String name = naming.limiterName("loss:backend");
-        backend.tryAcquire("warm-up:{loss}", spec, 1); // connected, script loaded: the grants below are all at t0
+        acquire(backend, "warm-up:{loss}", spec, 1); // connected, script loaded: the grants below are all at t0
 
-        int[] granted = lossScenario(name, () -> backend.tryAcquire(name, spec, 1).allowed());
+        int[] granted = lossScenario(name, () -> acquire(backend, name, spec, 1).allowed());
 
         assertThat(granted[0]).isEqualTo(5);
         assertThat(granted[1]).as("no burst: the counter came back as rate - held = 0").isZero();
@@ -120,7 +122,7 @@ class StateLossTest {
         String name = naming.limiterName("loss:grants");
         RedissonClient client = client();
         RateLimitBackend backend = new RedissonRateLimitBackend(client);
-        assertThat(granted(4, () -> backend.tryAcquire(name, spec, 1).allowed())).isEqualTo(3);
+        assertThat(granted(4, () -> acquire(backend, name, spec, 1).allowed())).isEqualTo(3);
 
         redis.command("DEL", LimiterKeys.permits(name)); // the counter (0) stays
 
@@ -128,15 +130,15 @@ class StateLossTest {
         assertThatThrownBy(() -> client.getRateLimiter(name).tryAcquire())
                 .isInstanceOf(RedisException.class).hasMessageContaining("attempt to perform arithmetic on a nil value");
         // the backend holds the 3 permits the counter says are taken, for one interval from now: no extra grant
-        assertThat(granted(4, () -> backend.tryAcquire(name, spec, 1).allowed())).isZero();
+        assertThat(granted(4, () -> acquire(backend, name, spec, 1).allowed())).isZero();
         assertThat(redis.number("ZCARD", LimiterKeys.permits(name))).as("one hold for the lost grants").isEqualTo(1);
-        Decision rejected = backend.tryAcquire(name, spec, 1);
+        Decision rejected = acquire(backend, name, spec, 1);
         assertThat(rejected.retryAfter()).as("the hold expires one interval after the loss was seen")
                 .isGreaterThan(Duration.ofSeconds(55)).isLessThanOrEqualTo(Duration.ofMinutes(1));
-        assertThat(backend.state(name, spec).available()).isZero();
+        assertThat(state(backend, name, spec).available()).isZero();
 
         redis.command("DEL", LimiterKeys.value(name), LimiterKeys.permits(name));
-        assertThat(granted(4, () -> backend.tryAcquireAsync(name, spec, 1).toCompletableFuture().join().allowed()))
+        assertThat(granted(4, () -> backend.acquire(name, spec, 1).toCompletableFuture().join().allowed()))
                 .as("both lost: a fresh window").isEqualTo(3);
     }
 }

@@ -118,6 +118,7 @@ public final class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     LimiterNaming rateLimitNaming(RateLimitProperties properties) {
         return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength(), properties.getKeyStyle());
     }
@@ -140,22 +141,24 @@ public final class RateLimitAutoConfiguration {
 
     /**
      * Every {@link RateLimitListener} bean (metrics, HTTP headers) is told the decisions; methods returning
-     * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one.
+     * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one. Created with the
+     * advisor, while post-processors are still being registered: the backend, the listeners and the executor
+     * are obtained at the first limited call, so that none of them (nor the Redis client) is created early.
      */
     @Bean
     @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend,
+            LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
             BeanFactory beanFactory) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
-                rateLimitBackend);
+                () -> rateLimitBackend.getObject());
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
-        interceptor.setListeners(rateLimitListeners.orderedStream().toList());
-        if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
-                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)) {
-            interceptor.setAsyncExecutor(beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class));
-        }
+        interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
+        interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
+                        ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null);
         return interceptor;
     }
 
@@ -163,8 +166,8 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitAdvisor rateLimitAdvisor(RateLimitOperationSource rateLimitOperationSource,
-            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, RateLimitProperties properties) {
-        RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
+            RateLimitInterceptor rateLimitInterceptor, RateLimitProperties properties) {
+        RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor);
         advisor.setOrder(properties.getOrder());
         return advisor;
     }

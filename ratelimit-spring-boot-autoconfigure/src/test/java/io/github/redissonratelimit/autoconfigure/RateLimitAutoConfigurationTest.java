@@ -123,7 +123,7 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void everyBeanBacksOffForAUserBean() {
-        RateLimitBackend alwaysAllow = (name, spec, permits) -> Decision.allow();
+        RateLimitBackend alwaysAllow = (name, spec, permits) -> java.util.concurrent.CompletableFuture.completedFuture(Decision.allow());
         LimiterNaming naming = new LimiterNaming("custom:", 100);
         withRedis().withBean(RateLimitBackend.class, () -> alwaysAllow)
                 .withBean(LimiterNaming.class, () -> naming)

@@ -61,7 +61,7 @@ public class ServletRateLimitHeaders implements RateLimitListener {
 
     private LimitState state(RateLimitOutcome outcome) {
         try {
-            return backend.state(outcome.limiterName(), outcome.limit());
+            return backend.state(outcome.limiterName(), outcome.limit()).toCompletableFuture().join();
         }
         catch (RuntimeException ex) {
             logger.debug("Could not read the remaining permits of " + LogSafe.text(outcome.limiterName()), ex);

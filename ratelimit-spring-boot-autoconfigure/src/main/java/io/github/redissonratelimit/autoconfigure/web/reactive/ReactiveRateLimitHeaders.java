@@ -64,7 +64,7 @@ public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
     private Mono<Void> readStates(ResponseLimits limits) {
         return Flux.fromIterable(limits.entries())
                 .filter(headers::needsStateRead)
-                .flatMap(entry -> Mono.fromCompletionStage(() -> backend.stateAsync(entry.outcome().limiterName(),
+                .flatMap(entry -> Mono.fromCompletionStage(() -> backend.state(entry.outcome().limiterName(),
                                 entry.outcome().limit()))
                         .doOnNext(state -> limits.state(entry, state))
                         .onErrorResume(ex -> {
