@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 

@@ -22,12 +22,12 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * What the interceptor costs without Redis: operation lookup, {@code #userId} key evaluation, limiter

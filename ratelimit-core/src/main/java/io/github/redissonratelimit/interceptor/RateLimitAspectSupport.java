@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,10 +16,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.util.function.SingletonSupplier;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
-import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
@@ -28,6 +27,7 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -23,7 +23,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.LongCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -184,7 +185,7 @@ class LocalRejectionCacheRedisTest {
 
     private long freeAt(String name, long millis) {
         Long free = client.getScript(LongCodec.INSTANCE).eval(name, RScript.Mode.READ_ONLY, FREE_AT_SCRIPT,
-                RScript.ReturnType.LONG, List.of(LimiterKeys.value(name), LimiterKeys.permits(name)),
+                RScript.ReturnType.LONG, List.of(LimiterNaming.valueKey(name), LimiterNaming.permitsKey(name)),
                 millis, TWENTY_PER_HALF_SECOND.interval().toMillis(), TWENTY_PER_HALF_SECOND.rate());
         return free;
     }

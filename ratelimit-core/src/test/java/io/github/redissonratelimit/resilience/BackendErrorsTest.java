@@ -29,7 +29,7 @@ import org.redisson.config.Config;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.BackendCalls;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
 

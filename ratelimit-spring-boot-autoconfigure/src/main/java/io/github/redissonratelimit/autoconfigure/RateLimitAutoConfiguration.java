@@ -24,16 +24,16 @@ import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.BackendFailureListener;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 class RateLimitPropertiesTest {
 

@@ -10,11 +10,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, ...),

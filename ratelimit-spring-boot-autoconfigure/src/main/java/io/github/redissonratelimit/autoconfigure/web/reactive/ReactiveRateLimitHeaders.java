@@ -10,9 +10,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 
