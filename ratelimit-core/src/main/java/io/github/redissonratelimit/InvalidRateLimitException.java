@@ -4,7 +4,7 @@ package io.github.redissonratelimit;
  * A {@code @RateLimit} declaration cannot work. Thrown while the application starts (when the
  * annotated bean is proxied), naming the method, the attribute and how to fix it.
  */
-public class InvalidRateLimitException extends IllegalStateException {
+public class InvalidRateLimitException extends RateLimitException {
 
     private final String method;
     private final String attribute;

@@ -5,7 +5,7 @@ package io.github.redissonratelimit;
  * or it gave something other than a boolean. The call is not made, since neither limiting it nor letting
  * it through unlimited is safe to guess.
  */
-public class RateLimitConditionException extends RuntimeException {
+public class RateLimitConditionException extends RateLimitException {
 
     private final String method;
     private final String attribute;

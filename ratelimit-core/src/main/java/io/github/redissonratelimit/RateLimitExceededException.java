@@ -9,7 +9,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  * A call found no free permit. {@link #getMessage()} is the annotation's {@code message};
  * {@link #getRetryAfter()} tells when the permits can be free again.
  */
-public class RateLimitExceededException extends RuntimeException {
+public class RateLimitExceededException extends RateLimitException {
 
     private final String limitName;
     private final String displayName;

@@ -10,7 +10,7 @@ package io.github.redissonratelimit;
  * the expression's own error, which can hold part of them, so escape it before logging
  * ({@link io.github.redissonratelimit.key.LogSafe}).
  */
-public class RateLimitKeyException extends RuntimeException {
+public class RateLimitKeyException extends RateLimitException {
 
     private final String method;
     private final String expression;

@@ -7,7 +7,7 @@ import io.github.redissonratelimit.redis.RedissonCompatibility;
  * {@link RedissonRateLimitBackend}'s constructor), naming the version found and the supported range, so that a
  * wrong pin fails at startup rather than on every limited call.
  */
-public class UnsupportedRedissonVersionException extends IllegalStateException {
+public class UnsupportedRedissonVersionException extends RateLimitException {
 
     private final String version;
     private final String problem;
