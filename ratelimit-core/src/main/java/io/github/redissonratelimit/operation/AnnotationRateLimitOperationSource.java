@@ -40,10 +40,6 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         this.factory = factory;
     }
 
-    public RateLimitPolicies policies() {
-        return factory.policies();
-    }
-
     @Override
     public DeclaredRateLimits declaredLimits() {
         return declared;

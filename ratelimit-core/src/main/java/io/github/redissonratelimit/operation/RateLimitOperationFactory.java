@@ -29,10 +29,6 @@ final class RateLimitOperationFactory {
         this.expressions = new ExpressionAttributeParser(keyParser);
     }
 
-    RateLimitPolicies policies() {
-        return policies;
-    }
-
     /**
      * @param unnamed the name of a limit declared without one
      * @return the operations in declaration order, without those their policy disables

@@ -129,52 +129,29 @@ class StartupValidationTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, AopAutoConfiguration.class })
-    static class BrokenApp {
+    static class AppOnTestRedis {
         @Bean(destroyMethod = "shutdown")
         RedissonClient redissonClient() {
             return TestRedis.endpoint().newRedissonClient();
-        }
-
-        @Bean
-        PermitsAboveRate permitsAboveRate() {
-            return new PermitsAboveRate();
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, AopAutoConfiguration.class })
-    static class AppWithParametersWithoutHash {
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redissonClient() {
-            return TestRedis.endpoint().newRedissonClient();
-        }
-
-        @Bean
-        ParametersWithoutHash parametersWithoutHash() {
-            return new ParametersWithoutHash();
         }
     }
 
     @Test
     void theFailureAnalyzerExplainsTheFailure(CapturedOutput output) {
-        startAndFail(BrokenApp.class);
-        assertThat(output).contains("APPLICATION FAILED TO START", "A @RateLimit declaration is invalid.",
-                "Method:    " + PermitsAboveRate.class.getName() + ".call()", "Attribute: permits",
-                "Problem:   permits (3) exceeds rate (2), so no call could ever be allowed",
-                "Fix the declaration: lower permits or raise rate.");
+        assertFailureReport(output, PermitsAboveRate.class, "call()", "permits",
+                "permits (3) exceeds rate (2), so no call could ever be allowed", "lower permits or raise rate.");
     }
 
     @Test
     void theFailureAnalyzerExplainsAParameterWrittenWithoutHash(CapturedOutput output) {
-        startAndFail(AppWithParametersWithoutHash.class);
-        assertThat(output).contains("APPLICATION FAILED TO START", "A @RateLimit declaration is invalid.",
-                "Method:    " + ParametersWithoutHash.class.getName() + ".call(String, String)", "Attribute: key",
-                "Problem:   key \"first + ':' + second\" reads first, second without '#'",
-                "Fix the declaration: write #first, #second.");
+        assertFailureReport(output, ParametersWithoutHash.class, "call(String, String)", "key",
+                "key \"first + ':' + second\" reads first, second without '#'", "write #first, #second.");
     }
 
-    private static void startAndFail(Class<?> app) {
-        SpringApplication application = new SpringApplication(app);
+    /** Starts an application with {@code invalidBean}, and checks the failure report is what the user reads. */
+    private static void assertFailureReport(CapturedOutput output, Class<?> invalidBean, String method,
+            String attribute, String problem, String fix) {
+        SpringApplication application = new SpringApplication(AppOnTestRedis.class, invalidBean);
         application.setWebApplicationType(WebApplicationType.NONE);
         try {
             application.run();
@@ -182,5 +159,8 @@ class StartupValidationTest {
         catch (RuntimeException expected) {
             // the failure report is what the user reads
         }
+        assertThat(output).contains("APPLICATION FAILED TO START", "A @RateLimit declaration is invalid.",
+                "Method:    " + invalidBean.getName() + "." + method, "Attribute: " + attribute,
+                "Problem:   " + problem, "Fix the declaration: " + fix);
     }
 }
