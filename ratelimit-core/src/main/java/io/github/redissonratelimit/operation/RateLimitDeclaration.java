@@ -22,7 +22,8 @@ record RateLimitDeclaration(String name, String key, long rate, DeclaredWindow w
         /**
          * @param method how errors name the limited method
          * @return {@code null} when not set
-         * @throws InvalidRateLimitException when it is set twice, not a duration or not at least 1ms
+         * @throws InvalidRateLimitException when window and interval are both set, the text is not a duration, or
+         *         the interval is negative or under 1ms
          */
         Duration toDuration(String method) {
             if (text != null) {
