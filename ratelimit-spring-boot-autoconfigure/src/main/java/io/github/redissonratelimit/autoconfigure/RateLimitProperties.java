@@ -377,6 +377,15 @@ public class RateLimitProperties implements Validator {
 
     /** Values for what neither a policy nor an annotation sets. */
     public static class Defaults extends LimitValues {
+
+        @Override
+        void validate(String prefix, Errors errors) {
+            super.validate(prefix, errors);
+            if (getMode() == RateLimitMode.DEFAULT) {
+                errors.reject(prefix + "mode", prefix + "mode must be 'overall' or 'per-client' (or unset for "
+                        + "'overall'): 'default' means \"not set\" on an annotation or policy");
+            }
+        }
     }
 
     /** One named limit. */
