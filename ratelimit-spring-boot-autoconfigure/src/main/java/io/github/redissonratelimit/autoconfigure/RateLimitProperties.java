@@ -462,7 +462,8 @@ public class RateLimitProperties implements Validator {
         private boolean enabled = true;
 
         /**
-         * How many pipelines (or single decisions) each instance lets wait for Redis at once.
+         * How many pipelines (or single decisions) each instance lets wait for Redis at once. 0 turns
+         * pipelining off, like enabled=false: every decision is sent on its own at once.
          */
         private int maxInFlight = 3;
 
@@ -484,9 +485,9 @@ public class RateLimitProperties implements Validator {
         }
 
         public void setMaxInFlight(int maxInFlight) {
-            if (maxInFlight < 1) {
-                throw new IllegalArgumentException("ratelimit.pipelining.max-in-flight must be at least 1 but was "
-                        + maxInFlight + "; to send every decision on its own set ratelimit.pipelining.enabled=false");
+            if (maxInFlight < 0) {
+                throw new IllegalArgumentException("ratelimit.pipelining.max-in-flight must be 0 (no pipelining) or more "
+                        + "but was " + maxInFlight);
             }
             this.maxInFlight = maxInFlight;
         }

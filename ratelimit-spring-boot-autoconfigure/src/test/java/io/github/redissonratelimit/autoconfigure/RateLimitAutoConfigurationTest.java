@@ -244,12 +244,24 @@ class RateLimitAutoConfigurationTest {
             greeter.greet("pia");
             assertThatThrownBy(() -> greeter.greet("pia")).isInstanceOf(RateLimitExceededException.class);
         });
-        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context ->
+        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=-1").run(context ->
                 assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ratelimit.pipelining.max-in-flight must be at least 1"));
+                        .hasStackTraceContaining("ratelimit.pipelining.max-in-flight must be 0 (no pipelining) or more but was -1"));
         withRedis().withPropertyValues("ratelimit.pipelining.max-batch-size=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.pipelining.max-batch-size must be at least 1"));
+    }
+
+    @Test
+    void maxInFlightZeroTurnsPipeliningOffAsInTheBackendOptions() {
+        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(redissonBackend(context).getOptions().pipelineInFlight()).as("every decision sent at once").isZero();
+            Greeter greeter = context.getBean(Greeter.class);
+            greeter.greet("zed");
+            greeter.greet("zed");
+            assertThatThrownBy(() -> greeter.greet("zed")).isInstanceOf(RateLimitExceededException.class);
+        });
     }
 
     private static RedissonRateLimitBackend redissonBackend(org.springframework.context.ApplicationContext context) {
