@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -119,7 +118,8 @@ public final class RateLimitHeaders {
             return new Remaining(0, RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
         }
         LimitState state = remaining ? stateOf(entry) : null;
-        return state == null ? null : new Remaining(state.available(), ceilSeconds(state.nextPermitIn()));
+        return state == null ? null
+                : new Remaining(state.available(), RateLimitExceededException.toSecondsRoundedUp(state.nextPermitIn()));
     }
 
     /** Whether an allowed call's remaining permits still have to be read (its decision did not tell them). */
@@ -129,10 +129,6 @@ public final class RateLimitHeaders {
 
     private static LimitState stateOf(ResponseLimits.Entry entry) {
         return entry.state() != null ? entry.state() : entry.outcome().state();
-    }
-
-    private static long ceilSeconds(Duration duration) {
-        return (duration.toMillis() + 999) / 1000;
     }
 
     /** An RFC 8941 sf-string: printable ASCII, with quote and backslash escaped. */
