@@ -14,14 +14,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.io.ResourceLoader;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
-import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
@@ -157,16 +155,5 @@ public final class RateLimitAutoConfiguration {
         RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
         advisor.setOrder(properties.getOrder());
         return advisor;
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-    static class BackendMetricsConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        RateLimitBackendMetrics rateLimitBackendMetrics(ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meterRegistry) {
-            return new RateLimitBackendMetrics(meterRegistry);
-        }
     }
 }

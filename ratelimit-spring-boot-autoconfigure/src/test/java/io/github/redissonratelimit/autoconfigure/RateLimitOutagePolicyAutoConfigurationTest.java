@@ -23,6 +23,7 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
+import io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -37,7 +38,8 @@ class RateLimitOutagePolicyAutoConfigurationTest {
     private static RedisServerProcess server;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, RateLimitMetricsAutoConfiguration.class,
+                    AopAutoConfiguration.class))
             .withBean(RedissonClient.class, RateLimitOutagePolicyAutoConfigurationTest::redisson,
                     definition -> definition.setDestroyMethodName("shutdown"))
             .withBean(Catalog.class);
