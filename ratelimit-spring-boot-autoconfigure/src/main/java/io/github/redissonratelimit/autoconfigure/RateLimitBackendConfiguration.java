@@ -30,7 +30,7 @@ final class RateLimitBackendConfiguration {
     @Bean(name = RateLimitAutoConfiguration.REDISSON_BACKEND, defaultCandidate = false)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.REDISSON_BACKEND)
     RedissonRateLimitBackend redissonRateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
-        RateLimitProperties.Pipelining pipelining = properties.getPipelining();
+        PipeliningProperties pipelining = properties.getPipelining();
         BackendOptions options = new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
                 properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
                 pipelining.getMaxBatchSize(), properties.getClock());
@@ -42,7 +42,7 @@ final class RateLimitBackendConfiguration {
     @Order(RateLimitBackendDecorator.RESILIENCE_ORDER)
     RateLimitBackendDecorator rateLimitResilienceDecorator(RateLimitProperties properties,
             ObjectProvider<BackendFailureListener> backendFailureListeners) {
-        RateLimitProperties.CircuitBreaker circuitBreaker = properties.getCircuitBreaker();
+        CircuitBreakerProperties circuitBreaker = properties.getCircuitBreaker();
         return backend -> new ResilientRateLimitBackend(backend, properties.getBackendTimeout(),
                 circuitBreaker.getFailureThreshold(), circuitBreaker.getOpenDuration(),
                 backendFailureListeners.orderedStream().toList());

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.StringJoiner;
 
 import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
@@ -43,7 +43,7 @@ public final class RateLimitHeaders {
     private final String legacyRemainingHeader;
     private final String legacyResetHeader;
 
-    public RateLimitHeaders(RateLimitProperties.Headers properties) {
+    public RateLimitHeaders(HeadersProperties properties) {
         this.style = properties.getStyle();
         this.remaining = properties.isRemaining();
         this.policyHeader = properties.getPolicyHeader();

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
@@ -56,7 +56,7 @@ class WaitRoundingTest {
     }
 
     private static RateLimitHeaders headers(String style) {
-        RateLimitProperties.Headers properties = new RateLimitProperties.Headers();
+        HeadersProperties properties = new HeadersProperties();
         properties.setStyle(RateLimitHeaderStyle.valueOf(style.toUpperCase()));
         return new RateLimitHeaders(properties);
     }

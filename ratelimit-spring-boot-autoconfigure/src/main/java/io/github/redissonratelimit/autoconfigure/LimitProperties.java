@@ -1,0 +1,80 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.validation.Errors;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+
+/** The values of a limit that can be set per policy ({@code ratelimit.policies.<name>.*}) and as defaults. */
+public class LimitProperties {
+
+    /**
+     * Permits granted per interval.
+     */
+    private Long rate;
+
+    /**
+     * Length of the window, e.g. 1s, 60s, 1m, 500ms.
+     */
+    private Duration interval;
+
+    /**
+     * 'overall': one bucket for all instances; 'per-client': one per Redisson client (application instance).
+     */
+    private RateLimitMode mode;
+
+    /**
+     * Permits one call takes.
+     */
+    private Long permits;
+
+    public Long getRate() {
+        return rate;
+    }
+
+    public void setRate(Long rate) {
+        this.rate = rate;
+    }
+
+    public Duration getInterval() {
+        return interval;
+    }
+
+    public void setInterval(Duration interval) {
+        this.interval = interval;
+    }
+
+    public RateLimitMode getMode() {
+        return mode;
+    }
+
+    public void setMode(RateLimitMode mode) {
+        this.mode = mode;
+    }
+
+    public Long getPermits() {
+        return permits;
+    }
+
+    public void setPermits(Long permits) {
+        this.permits = permits;
+    }
+
+    /** @param prefix the name of these properties, e.g. {@code ratelimit.defaults.} */
+    void validate(String prefix, Errors errors) {
+        if (rate != null && rate <= 0) {
+            errors.rejectValue("rate", "invalid", prefix + "rate must be greater than 0 but was " + rate);
+        }
+        if (interval != null && interval.toMillis() <= 0) {
+            errors.rejectValue("interval", "invalid", prefix + "interval must be at least 1ms but was " + interval);
+        }
+        if (permits != null && permits <= 0) {
+            errors.rejectValue("permits", "invalid", prefix + "permits must be greater than 0 but was " + permits);
+        }
+        if (permits != null && rate != null && permits > rate) {
+            errors.rejectValue("permits", "invalid", prefix + "permits (" + permits + ") must not exceed " + prefix
+                    + "rate (" + rate + ")");
+        }
+    }
+}
