@@ -15,15 +15,14 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Lazy;
 
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
-import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.TestRedis;
 
-/** Every broken declaration or property stops the application at startup with a message that says what to fix. */
-@ExtendWith({ RealRedisExtension.class, OutputCaptureExtension.class })
+/**
+ * Every broken declaration or property stops the application at startup with a message that says what to fix; no
+ * Redis is needed to find out (the {@link RedissonClient} is {@link NoRedis}).
+ */
+@ExtendWith(OutputCaptureExtension.class)
 class StartupValidationTest {
 
     public static class Named {
@@ -44,52 +43,50 @@ class StartupValidationTest {
         }
     }
 
-    private ApplicationContextRunner runner(RedisEndpoint redis) {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
-    }
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+            .withBean(RedissonClient.class, NoRedis::redissonClient);
 
     @Test
-    void aRateSetNowhereFailsNamingThePolicyProperty(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).run(context -> assertThat(context).hasFailed().getFailure()
+    void aRateSetNowhereFailsNamingThePolicyProperty() {
+        runner.withBean(Named.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("Named.submit(String): rate is not set")
                 .hasStackTraceContaining("or set ratelimit.policies.order-submit.rate"));
     }
 
     @Test
-    void invalidPolicyValuesFailNamingTheProperty(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=0",
+    void invalidPolicyValuesFailNamingTheProperty() {
+        runner.withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=0",
                 "ratelimit.defaults.interval=0s").run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.policies.order-submit.rate must be greater than 0 but was 0")
                         .hasStackTraceContaining("ratelimit.defaults.interval must be at least 1ms"));
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=2",
+        runner.withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=2",
                 "ratelimit.policies.order-submit.permits=3").run(context -> assertThat(context).hasFailed()
                         .getFailure().hasStackTraceContaining(
                                 "ratelimit.policies.order-submit.permits (3) must not exceed ratelimit.policies.order-submit.rate (2)"));
-        runner(redis).withPropertyValues("ratelimit.on-config-change=sometimes").run(context -> assertThat(context)
+        runner.withPropertyValues("ratelimit.on-config-change=sometimes").run(context -> assertThat(context)
                 .hasFailed().getFailure().hasStackTraceContaining("ratelimit.on-config-change"));
     }
 
     @Test
-    void aRequiredPolicyMustExist(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
+    void aRequiredPolicyMustExist() {
+        runner.withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
                 "ratelimit.defaults.rate=5").run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("name \"order-submit\" has no policy configured, and policies are required"));
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
+        runner.withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
                 "ratelimit.policies.order-submit.rate=5").run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
-    void aKeyReferringToAMissingParameterFails(RedisEndpoint redis) {
-        runner(redis).withBean(UnknownParameter.class).run(context -> assertThat(context).hasFailed().getFailure()
+    void aKeyReferringToAMissingParameterFails() {
+        runner.withBean(UnknownParameter.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("key \"'user:' + #usr\" refers to #usr, which the method does not have")
                 .hasStackTraceContaining("use one of its parameters: #user, #p0..#p0"));
     }
 
     @Test
-    void lazyBeansAreValidatedAtStartupToo(RedisEndpoint redis) {
-        runner(redis).withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
+    void lazyBeansAreValidatedAtStartupToo() {
+        runner.withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("PermitsAboveRate.call(): permits (3) exceeds rate (2)"));
     }
@@ -97,9 +94,9 @@ class StartupValidationTest {
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, AopAutoConfiguration.class })
     static class BrokenApp {
-        @Bean(destroyMethod = "shutdown")
+        @Bean
         RedissonClient redissonClient() {
-            return TestRedis.endpoint().newRedissonClient();
+            return NoRedis.redissonClient();
         }
 
         @Bean

@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -134,10 +133,5 @@ class RateLimitsEndpointTest {
                     .andExpect(jsonPath("$.availablePermits").doesNotExist());
             mvc.perform(get("/actuator/ratelimits/nothing")).andExpect(status().isNotFound());
         });
-    }
-
-    @Test
-    void theEndpointBeanExistsWhenActuatorIsPresent() {
-        runner().run(context -> assertThat(context).hasSingleBean(RateLimitsEndpoint.class));
     }
 }
