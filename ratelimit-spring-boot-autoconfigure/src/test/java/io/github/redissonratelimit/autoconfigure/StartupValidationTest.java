@@ -17,6 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.operation.InvalidRateLimitException;
 
 /**
  * Every broken declaration or property stops the application at startup with a message that says what to fix; no
@@ -39,6 +40,24 @@ class StartupValidationTest {
 
     public static class PermitsAboveRate {
         @RateLimit(rate = 2, permits = 3)
+        public void call() {
+        }
+    }
+
+    public static class NoRate {
+        @RateLimit(interval = 60)
+        public void call() {
+        }
+    }
+
+    public static class BadKey {
+        @RateLimit(key = "order:' + #id", rate = 1)
+        public void call(String id) {
+        }
+    }
+
+    public static class BadWindow {
+        @RateLimit(rate = 1, window = "1 minute")
         public void call() {
         }
     }
@@ -89,6 +108,34 @@ class StartupValidationTest {
         runner.withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("PermitsAboveRate.call(): permits (3) exceeds rate (2)"));
+    }
+
+    @Test
+    void invalidDeclarationsFailStartupNamingMethodAttributeAndFix() {
+        assertStartupFails(NoRate.class, "Invalid @RateLimit on " + NoRate.class.getName()
+                + ".call(): rate is not set. Fix: declare how many calls a window allows");
+        assertStartupFails(PermitsAboveRate.class, "Invalid @RateLimit on " + PermitsAboveRate.class.getName()
+                + ".call(): permits (3) exceeds rate (2), so no call could ever be allowed. Fix: lower permits or raise rate");
+        assertStartupFails(BadKey.class, "Invalid @RateLimit on " + BadKey.class.getName()
+                + ".call(String): key \"order:' + #id\" is not valid SpEL");
+        assertStartupFails(BadWindow.class, "Invalid @RateLimit on " + BadWindow.class.getName()
+                + ".call(): window '1 minute' has an unknown unit; use ms, s, m, h or d");
+    }
+
+    private void assertStartupFails(Class<?> bean, String message) {
+        runner.withBean(bean).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(invalidRateLimitIn(context.getStartupFailure())).hasMessageStartingWith(message);
+        });
+    }
+
+    private static InvalidRateLimitException invalidRateLimitIn(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidRateLimitException invalid) {
+                return invalid;
+            }
+        }
+        throw new AssertionError("No InvalidRateLimitException in", failure);
     }
 
     @Configuration(proxyBeanMethods = false)
