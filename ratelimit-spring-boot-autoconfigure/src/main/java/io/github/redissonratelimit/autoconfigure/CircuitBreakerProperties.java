@@ -2,8 +2,6 @@ package io.github.redissonratelimit.autoconfigure;
 
 import java.time.Duration;
 
-import org.springframework.validation.Errors;
-
 /** {@code ratelimit.circuit-breaker.*}: when Redis is skipped after failures, and for how long. */
 public class CircuitBreakerProperties {
 
@@ -34,14 +32,9 @@ public class CircuitBreakerProperties {
         this.openDuration = openDuration;
     }
 
-    void validate(Errors errors) {
-        if (failureThreshold < 1) {
-            errors.rejectValue("failureThreshold", "invalid", "ratelimit.circuit-breaker.failure-threshold must be at "
-                    + "least 1 but was " + failureThreshold);
-        }
-        if (openDuration == null || openDuration.isNegative() || openDuration.isZero()) {
-            errors.rejectValue("openDuration", "invalid", "ratelimit.circuit-breaker.open-duration must be positive, "
-                    + "e.g. 1s, but was " + openDuration);
-        }
+    void validate(PropertyErrors errors) {
+        errors.atLeast(1, "failureThreshold", failureThreshold);
+        errors.require(openDuration != null && !openDuration.isNegative() && !openDuration.isZero(), "openDuration",
+                openDuration, "must be positive, e.g. 1s,");
     }
 }

@@ -3,8 +3,6 @@ package io.github.redissonratelimit.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.springframework.validation.Errors;
-
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
 
 /** {@code ratelimit.headers.*}: which rate limit headers HTTP responses carry, and their names. */
@@ -120,23 +118,16 @@ public class HeadersProperties {
     }
 
     /** RFC 9110 token characters only, so that no name can break the response. */
-    void validate(Errors errors) {
+    void validate(PropertyErrors errors) {
         Map<String, String> names = new LinkedHashMap<>();
         names.put("policyHeader", policyHeader);
         names.put("limitHeader", limitHeader);
         names.put("legacyLimitHeader", legacyLimitHeader);
         names.put("legacyRemainingHeader", legacyRemainingHeader);
         names.put("legacyResetHeader", legacyResetHeader);
-        names.forEach((field, name) -> {
-            if (name == null || name.isEmpty() || !name.chars().allMatch(HeadersProperties::isTokenChar)) {
-                errors.rejectValue(field, "invalid", "ratelimit.headers." + dashed(field) + " must be an HTTP header "
-                        + "name (letters, digits and !#$%&'*+-.^_`|~) but was '" + name + "'");
-            }
-        });
-    }
-
-    private static String dashed(String field) {
-        return field.replaceAll("([A-Z])", "-$1").toLowerCase();
+        names.forEach((field, name) -> errors.require(
+                name != null && !name.isEmpty() && name.chars().allMatch(HeadersProperties::isTokenChar), field,
+                "'" + name + "'", "must be an HTTP header name (letters, digits and !#$%&'*+-.^_`|~)"));
     }
 
     private static boolean isTokenChar(int c) {

@@ -2,8 +2,6 @@ package io.github.redissonratelimit.autoconfigure;
 
 import java.time.Duration;
 
-import org.springframework.validation.Errors;
-
 import io.github.redissonratelimit.annotation.RateLimitMode;
 
 /** The values of a limit that can be set per policy ({@code ratelimit.policies.<name>.*}) and as defaults. */
@@ -61,20 +59,13 @@ public class LimitProperties {
         this.permits = permits;
     }
 
-    /** @param prefix the name of these properties, e.g. {@code ratelimit.defaults.} */
-    void validate(String prefix, Errors errors) {
-        if (rate != null && rate <= 0) {
-            errors.rejectValue("rate", "invalid", prefix + "rate must be greater than 0 but was " + rate);
-        }
-        if (interval != null && interval.toMillis() <= 0) {
-            errors.rejectValue("interval", "invalid", prefix + "interval must be at least 1ms but was " + interval);
-        }
-        if (permits != null && permits <= 0) {
-            errors.rejectValue("permits", "invalid", prefix + "permits must be greater than 0 but was " + permits);
-        }
+    void validate(PropertyErrors errors) {
+        errors.require(rate == null || rate > 0, "rate", rate, "must be greater than 0");
+        errors.require(interval == null || interval.toMillis() > 0, "interval", interval, "must be at least 1ms");
+        errors.require(permits == null || permits > 0, "permits", permits, "must be greater than 0");
         if (permits != null && rate != null && permits > rate) {
-            errors.rejectValue("permits", "invalid", prefix + "permits (" + permits + ") must not exceed " + prefix
-                    + "rate (" + rate + ")");
+            errors.reject("permits", errors.name("permits") + " (" + permits + ") must not exceed " + errors.name("rate")
+                    + " (" + rate + ")");
         }
     }
 }

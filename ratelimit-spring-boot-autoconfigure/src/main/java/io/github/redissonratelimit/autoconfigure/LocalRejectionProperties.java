@@ -1,7 +1,5 @@
 package io.github.redissonratelimit.autoconfigure;
 
-import org.springframework.validation.Errors;
-
 /**
  * {@code ratelimit.local-rejection.*}. Once Redis has rejected a limiter and said when its permits come back, the
  * same instance rejects further calls for that limiter from memory until then, without a round trip. Exact: no
@@ -38,10 +36,8 @@ public class LocalRejectionProperties {
         this.maxEntries = maxEntries;
     }
 
-    void validate(Errors errors) {
-        if (maxEntries < 1) {
-            errors.rejectValue("maxEntries", "invalid", "ratelimit.local-rejection.max-entries must be at least 1 but was "
-                    + maxEntries + "; to turn local rejection off set ratelimit.local-rejection.enabled=false");
-        }
+    void validate(PropertyErrors errors) {
+        errors.require(maxEntries >= 1, "maxEntries", maxEntries, "must be at least 1",
+                "to turn local rejection off set ratelimit.local-rejection.enabled=false");
     }
 }

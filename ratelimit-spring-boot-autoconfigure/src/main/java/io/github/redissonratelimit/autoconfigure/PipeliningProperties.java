@@ -1,7 +1,5 @@
 package io.github.redissonratelimit.autoconfigure;
 
-import org.springframework.validation.Errors;
-
 /** {@code ratelimit.pipelining.*}: how concurrent decisions share round trips to Redis. */
 public class PipeliningProperties {
 
@@ -47,14 +45,8 @@ public class PipeliningProperties {
         this.maxBatchSize = maxBatchSize;
     }
 
-    void validate(Errors errors) {
-        if (maxInFlight < 0) {
-            errors.rejectValue("maxInFlight", "invalid", "ratelimit.pipelining.max-in-flight must be 0 (no pipelining) "
-                    + "or more but was " + maxInFlight);
-        }
-        if (maxBatchSize < 1) {
-            errors.rejectValue("maxBatchSize", "invalid", "ratelimit.pipelining.max-batch-size must be at least 1 but was "
-                    + maxBatchSize);
-        }
+    void validate(PropertyErrors errors) {
+        errors.require(maxInFlight >= 0, "maxInFlight", maxInFlight, "must be 0 (no pipelining) or more");
+        errors.atLeast(1, "maxBatchSize", maxBatchSize);
     }
 }

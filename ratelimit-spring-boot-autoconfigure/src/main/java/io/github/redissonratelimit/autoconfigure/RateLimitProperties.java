@@ -286,55 +286,29 @@ public class RateLimitProperties implements Validator {
      */
     @Override
     public void validate(Object target, Errors errors) {
-        ((RateLimitProperties) target).validate(errors);
+        ((RateLimitProperties) target).validate(new PropertyErrors(errors, "ratelimit."));
     }
 
-    private void validate(Errors errors) {
-        if (keyPrefix == null || keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            errors.rejectValue("keyPrefix", "invalid", "ratelimit.key-prefix must not contain '{' or '}' but was '"
-                    + keyPrefix + "': the limiter key already has a Redis Cluster hash tag around the key part; use a "
-                    + "prefix such as 'myapp:rate_limit:'");
-        }
-        if (maxKeyLength < 51) {
-            errors.rejectValue("maxKeyLength", "invalid", "ratelimit.max-key-length must be at least 51 (a cut key "
-                    + "keeps a 43-character digest) but was " + maxKeyLength);
-        }
-        if (knownLimiters < 1) {
-            errors.rejectValue("knownLimiters", "invalid", "ratelimit.known-limiters must be at least 1 but was "
-                    + knownLimiters);
-        }
-        if (keyTtl == null || keyTtl.isNegative()) {
-            errors.rejectValue("keyTtl", "invalid", "ratelimit.key-ttl must be 0 (no expiry) or positive but was "
-                    + keyTtl);
-        }
-        if (onBackendError == null || onBackendError == BackendErrorPolicy.DEFAULT) {
-            errors.rejectValue("onBackendError", "invalid", "ratelimit.on-backend-error must be 'allow' or 'deny' but "
-                    + "was '" + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'");
-        }
-        if (backendTimeout == null || backendTimeout.isNegative() || backendTimeout.isZero()) {
-            errors.rejectValue("backendTimeout", "invalid", "ratelimit.backend-timeout must be positive, e.g. 100ms, "
-                    + "but was " + backendTimeout);
-        }
-        if (denyStatus < 400 || denyStatus > 599) {
-            errors.rejectValue("denyStatus", "invalid", "ratelimit.deny-status must be an HTTP error status such as "
-                    + "503 or 429 but was " + denyStatus);
-        }
-        nested(errors, "defaults", () -> defaults.validate("ratelimit.defaults.", errors));
-        policies.forEach((name, policy) -> nested(errors, "policies[" + name + "]",
-                () -> policy.validate("ratelimit.policies." + name + ".", errors)));
-        nested(errors, "localRejection", () -> localRejection.validate(errors));
-        nested(errors, "pipelining", () -> pipelining.validate(errors));
-        nested(errors, "circuitBreaker", () -> circuitBreaker.validate(errors));
-        nested(errors, "headers", () -> headers.validate(errors));
-    }
-
-    private static void nested(Errors errors, String path, Runnable validation) {
-        errors.pushNestedPath(path);
-        try {
-            validation.run();
-        }
-        finally {
-            errors.popNestedPath();
-        }
+    private void validate(PropertyErrors errors) {
+        errors.require(keyPrefix != null && keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0, "keyPrefix",
+                "'" + keyPrefix + "'", "must not contain '{' or '}'", "the limiter key already has a Redis Cluster hash "
+                        + "tag around the key part: use a prefix such as 'myapp:rate_limit:'");
+        errors.require(maxKeyLength >= 51, "maxKeyLength", maxKeyLength,
+                "must be at least 51 (a cut key keeps a 43-character digest)");
+        errors.atLeast(1, "knownLimiters", knownLimiters);
+        errors.require(keyTtl != null && !keyTtl.isNegative(), "keyTtl", keyTtl, "must be 0 (no expiry) or positive");
+        errors.require(onBackendError != null && onBackendError != BackendErrorPolicy.DEFAULT, "onBackendError",
+                "'" + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'",
+                "must be 'allow' or 'deny'");
+        errors.require(backendTimeout != null && !backendTimeout.isNegative() && !backendTimeout.isZero(),
+                "backendTimeout", backendTimeout, "must be positive, e.g. 100ms,");
+        errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
+                "must be an HTTP error status such as 503 or 429");
+        errors.group("defaults", defaults::validate);
+        policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
+        errors.group("localRejection", localRejection::validate);
+        errors.group("pipelining", pipelining::validate);
+        errors.group("circuitBreaker", circuitBreaker::validate);
+        errors.group("headers", headers::validate);
     }
 }

@@ -142,29 +142,17 @@ class RateLimitAutoConfigurationRedisTest {
     }
 
     @Test
-    void limitsOnTheClientsClockToo() {
-        withRedis().withPropertyValues("ratelimit.clock=client").run(context -> {
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("cleo");
-            greeter.greet("cleo");
-            assertThatThrownBy(() -> greeter.greet("cleo")).isInstanceOf(RateLimitExceededException.class);
-        });
-    }
-
-    @Test
-    void limitsWithoutPipeliningToo() {
-        withRedis().withPropertyValues("ratelimit.pipelining.enabled=false").run(context -> {
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("pia");
-            greeter.greet("pia");
-            assertThatThrownBy(() -> greeter.greet("pia")).isInstanceOf(RateLimitExceededException.class);
-        });
-        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context -> {
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("zed");
-            greeter.greet("zed");
-            assertThatThrownBy(() -> greeter.greet("zed")).isInstanceOf(RateLimitExceededException.class);
-        });
+    void limitsOnTheClientsClockAndWithoutPipeliningToo() {
+        for (String property : new String[] { "ratelimit.clock=client", "ratelimit.pipelining.enabled=false",
+                "ratelimit.pipelining.max-in-flight=0" }) {
+            withRedis().withPropertyValues(property).run(context -> {
+                Greeter greeter = context.getBean(Greeter.class);
+                greeter.greet("pia");
+                greeter.greet("pia");
+                assertThatThrownBy(() -> greeter.greet("pia")).as(property).isInstanceOf(RateLimitExceededException.class);
+            });
+            redis.flushAll();
+        }
     }
 
     @Test
