@@ -8,7 +8,7 @@ import java.time.Duration;
  * {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#DENY DENY}. In Spring MVC it
  * becomes HTTP 503 (or the status set in {@code ratelimit.deny-status}) with {@code Retry-After}.
  */
-public class RateLimitBackendUnavailableException extends RuntimeException {
+public class RateLimitBackendUnavailableException extends RateLimitException {
 
     /** Why there is no decision. */
     public enum Reason {

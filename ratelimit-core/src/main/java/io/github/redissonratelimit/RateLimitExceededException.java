@@ -2,13 +2,14 @@ package io.github.redissonratelimit;
 
 import java.time.Duration;
 
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * A call found no free permit. {@link #getMessage()} is the annotation's {@code message};
  * {@link #getRetryAfter()} tells when the permits can be free again.
  */
-public class RateLimitExceededException extends RuntimeException {
+public class RateLimitExceededException extends RateLimitException {
 
     private final String limitName;
     private final String displayName;

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,22 +24,22 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
-import io.github.redissonratelimit.test.Calls;
+import io.github.redissonratelimit.InvalidRateLimitException;
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.key.RateLimitKeyException;
-import io.github.redissonratelimit.limiter.BackendOptions;
-import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.ConfigChangePolicy;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.KeySlot;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
@@ -79,7 +80,7 @@ abstract class AbstractRateLimitBehaviourTest {
     }
 
     private static long allowed(RateLimitBackend backend, String name, LimitSpec spec, long permits, int calls) {
-        return IntStream.range(0, calls).filter(i -> backend.tryAcquire(name, spec, permits).allowed()).count();
+        return IntStream.range(0, calls).filter(i -> acquire(backend, name, spec, permits).allowed()).count();
     }
 
     // ---------------------------------------------------------------- the backend
@@ -98,9 +99,9 @@ abstract class AbstractRateLimitBehaviourTest {
         String name = naming.limiterName("async");
 
         long allowed = IntStream.range(0, 8)
-                .filter(i -> backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1).toCompletableFuture().join().allowed())
+                .filter(i -> backend.acquire(name, FIVE_PER_MINUTE, 1).toCompletableFuture().join().allowed())
                 .count();
-        Decision rejected = backend.tryAcquireAsync(name, FIVE_PER_MINUTE, 1).toCompletableFuture().join();
+        Decision rejected = backend.acquire(name, FIVE_PER_MINUTE, 1).toCompletableFuture().join();
 
         assertThat(allowed).isEqualTo(5);
         assertThat(rejected.allowed()).isFalse();
@@ -138,7 +139,7 @@ abstract class AbstractRateLimitBehaviourTest {
         assertThat(allowed(first, name, perClient, 1, 5)).isEqualTo(3);
         assertThat(allowed(second, name, perClient, 1, 5)).isEqualTo(3);
         // and the rejection of a PER_CLIENT limiter reads the client's own grants
-        Decision rejected = first.tryAcquire(name, perClient, 1);
+        Decision rejected = acquire(first, name, perClient, 1);
         assertThat(rejected.allowed()).isFalse();
         assertThat(rejected.retryAfter()).isBetween(Duration.ofSeconds(50), Duration.ofSeconds(60));
     }
@@ -151,8 +152,8 @@ abstract class AbstractRateLimitBehaviourTest {
 
         assertThat(allowed(backend, name, tenPerMinute, 4, 5)).isEqualTo(2);
         // 2 permits are left: a call for 2 still fits, one more does not
-        assertThat(backend.tryAcquire(name, tenPerMinute, 2).allowed()).isTrue();
-        assertThat(backend.tryAcquire(name, tenPerMinute, 1).allowed()).isFalse();
+        assertThat(acquire(backend, name, tenPerMinute, 2).allowed()).isTrue();
+        assertThat(acquire(backend, name, tenPerMinute, 1).allowed()).isFalse();
     }
 
     @Test
@@ -161,17 +162,17 @@ abstract class AbstractRateLimitBehaviourTest {
         String name = naming.limiterName("retry");
         LimitSpec twoPerThreeSeconds = new LimitSpec(2, Duration.ofSeconds(3), RateLimitMode.OVERALL);
 
-        assertThat(backend.tryAcquire(name, twoPerThreeSeconds, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, twoPerThreeSeconds, 1).allowed()).isTrue();
         Thread.sleep(1_000);
-        assertThat(backend.tryAcquire(name, twoPerThreeSeconds, 1).allowed()).isTrue();
-        Decision rejected = backend.tryAcquire(name, twoPerThreeSeconds, 1);
+        assertThat(acquire(backend, name, twoPerThreeSeconds, 1).allowed()).isTrue();
+        Decision rejected = acquire(backend, name, twoPerThreeSeconds, 1);
 
         assertThat(rejected.allowed()).isFalse();
         // the first grant is ~1s old: it returns in ~2s, not in the full 3s window
         assertThat(rejected.retryAfter()).isBetween(Duration.ofMillis(1_000), Duration.ofMillis(2_050));
 
         Thread.sleep(rejected.retryAfter().toMillis() + 50);
-        assertThat(backend.tryAcquire(name, twoPerThreeSeconds, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, twoPerThreeSeconds, 1).allowed()).isTrue();
     }
 
     @Test
@@ -180,10 +181,10 @@ abstract class AbstractRateLimitBehaviourTest {
         String name = naming.limiterName("retry-bulk");
         LimitSpec threePerFourSeconds = new LimitSpec(3, Duration.ofSeconds(4), RateLimitMode.OVERALL);
 
-        assertThat(backend.tryAcquire(name, threePerFourSeconds, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, threePerFourSeconds, 1).allowed()).isTrue();
         Thread.sleep(1_500);
-        assertThat(backend.tryAcquire(name, threePerFourSeconds, 2).allowed()).isTrue();
-        Decision rejected = backend.tryAcquire(name, threePerFourSeconds, 2);
+        assertThat(acquire(backend, name, threePerFourSeconds, 2).allowed()).isTrue();
+        Decision rejected = acquire(backend, name, threePerFourSeconds, 2);
 
         // the oldest grant (1 permit) is not enough for 2: the wait runs to the second grant (~4s)
         assertThat(rejected.allowed()).isFalse();
@@ -194,7 +195,7 @@ abstract class AbstractRateLimitBehaviourTest {
     void writesTheLayoutRRateLimiterDocuments() {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         String name = naming.limiterName("order:submit:42");
-        backend.tryAcquire(name, FIVE_PER_MINUTE, 1);
+        acquire(backend, name, FIVE_PER_MINUTE, 1);
 
         assertThat(redis().keys("rate_limit*")).containsExactlyInAnyOrder(
                 "rate_limit:{order:submit:42}", "rate_limit:{order:submit:42}:value",
@@ -210,7 +211,7 @@ abstract class AbstractRateLimitBehaviourTest {
         RateLimitBackend backend = new RedissonRateLimitBackend(client());
         LimitSpec generous = new LimitSpec(1_000, Duration.ofMinutes(1), RateLimitMode.OVERALL);
         String name = naming.limiterName("steady");
-        backend.tryAcquire(name, generous, 1); // first sight: writes the config once
+        acquire(backend, name, generous, 1); // first sight: writes the config once
 
         CommandStats before = redis().commandStats();
         int decisions = 200;
@@ -244,10 +245,10 @@ abstract class AbstractRateLimitBehaviourTest {
         List<String> names = IntStream.range(0, 12).mapToObj(i -> naming.limiterName("pipelined:" + i)).toList();
         assertThat(names.stream().map(name -> KeySlot.of(name) * 3 / 16384).distinct().count())
                 .as("keys in several thirds of the slot range").isGreaterThan(1);
-        names.forEach(name -> assertThat(backend.tryAcquire(name, spec, 1).allowed()).isTrue()); // first sight
+        names.forEach(name -> assertThat(acquire(backend, name, spec, 1).allowed()).isTrue()); // first sight
         CommandStats before = redis().commandStats();
         int[] granted = Calls.grantedPerKey(16, 60, names.size(),
-                limiter -> backend.tryAcquire(names.get(limiter), spec, 1).allowed());
+                limiter -> acquire(backend, names.get(limiter), spec, 1).allowed());
         CommandStats delta = redis().commandStats().minus(before);
 
         assertThat(granted).as("grants after the first-sight one").containsOnly(40 - 1);
@@ -278,7 +279,7 @@ abstract class AbstractRateLimitBehaviourTest {
                 String name = naming.limiterName(spec.mode() + ":" + key);
                 // the third call is rejected: the acquire script reads :value and :permits together
                 assertThat(allowed(backend, name, spec, 1, 3)).as(key).isEqualTo(2);
-                Decision rejected = backend.tryAcquire(name, spec, 1);
+                Decision rejected = acquire(backend, name, spec, 1);
                 assertThat(rejected.retryAfter()).as(key).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));
                 List<String> keys = redis().keys(name.replace("[", "\\[").replace("*", "\\*") + "*");
                 assertThat(keys).as(key).hasSizeGreaterThanOrEqualTo(3)
@@ -296,11 +297,10 @@ abstract class AbstractRateLimitBehaviourTest {
         AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
         ctx.registerBean(DefaultAdvisorAutoProxyCreator.class);
         ctx.registerBean(RedissonClient.class, redis()::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
-        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser(ctx.getBeanFactory())),
-                () -> new RateLimitInterceptor(
-                        new AnnotationRateLimitOperationSource(new KeyExpressionParser(ctx.getBeanFactory())),
-                        new LimiterNaming(), new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)))));
+        AnnotationRateLimitOperationSource operations =
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser(ctx.getBeanFactory()));
+        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
+                operations, new LimiterNaming(), () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)))));
         ctx.registerBean("tenants", Tenants.class);
         for (Class<?> bean : beans) {
             ctx.registerBean(bean);

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -10,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 
@@ -39,7 +40,7 @@ class ClusterRateLimitBehaviourTest extends AbstractRateLimitBehaviourTest {
             Set<Integer> masters = new HashSet<>();
             for (int user = 0; user < 30; user++) {
                 String name = naming.limiterName("user:" + user);
-                assertThat(backend.tryAcquire(name, spec, 1).allowed()).isTrue();
+                assertThat(acquire(backend, name, spec, 1).allowed()).isTrue();
                 masters.add(cluster.nodeOf(name));
                 assertThat(cluster.number("EXISTS", name, name + ":value", name + ":permits")).isEqualTo(3);
             }

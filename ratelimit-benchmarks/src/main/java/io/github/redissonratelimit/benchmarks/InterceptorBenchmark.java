@@ -3,6 +3,7 @@ package io.github.redissonratelimit.benchmarks;
 import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -21,12 +22,12 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * What the interceptor costs without Redis: operation lookup, {@code #userId} key evaluation, limiter
@@ -39,7 +40,8 @@ import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 public class InterceptorBenchmark {
 
     /** Allows every call without any I/O: what is left is the interceptor's own work. */
-    static final RateLimitBackend ALLOW_ALL = (limiterName, spec, permits) -> Decision.allow();
+    private static final CompletableFuture<Decision> ALLOWED = CompletableFuture.completedFuture(Decision.allow());
+    static final RateLimitBackend ALLOW_ALL = (limiterName, spec, permits) -> ALLOWED;
 
     private AnnotatedService target;
     private RateLimitInterceptor interceptor;
@@ -62,21 +64,21 @@ public class InterceptorBenchmark {
         AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
         ProxyFactory factory = new ProxyFactory(target);
         factory.setProxyTargetClass(true);
-        factory.addAdvisor(new RateLimitAdvisor(operations, () -> interceptorWithLocalRejection));
+        factory.addAdvisor(new RateLimitAdvisor(operations, interceptorWithLocalRejection));
         proxy = (AnnotatedService) factory.getProxy();
 
         // Redis answered "no permit for an hour" once per user: every later call is rejected from memory
-        rejectedFromMemory = new LocalRejectionCache((name, limit, permits) -> Decision.reject(Duration.ofHours(1)),
+        rejectedFromMemory = new LocalRejectionCache((name, limit, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ofHours(1))),
                 10_000);
         LimiterNaming naming = new LimiterNaming();
         for (int i = 0; i < Users.COUNT; i++) {
             limiterNames[i] = naming.limiterName(Users.id(i));
-            rejectedFromMemory.tryAcquire(limiterNames[i], spec, 1);
+            rejectedFromMemory.acquire(limiterNames[i], spec, 1);
         }
         RateLimitInterceptor rejecting = newInterceptor(rejectedFromMemory);
         ProxyFactory rejectingFactory = new ProxyFactory(new AnnotatedService());
         rejectingFactory.setProxyTargetClass(true);
-        rejectingFactory.addAdvisor(new RateLimitAdvisor(operations, () -> rejecting));
+        rejectingFactory.addAdvisor(new RateLimitAdvisor(operations, rejecting));
         rejectingProxy = (AnnotatedService) rejectingFactory.getProxy();
         for (int i = 0; i < Users.COUNT; i++) {
             springProxyRejectedFromMemory();
@@ -119,9 +121,9 @@ public class InterceptorBenchmark {
 
     /** A rejection answered by the local rejection cache, without the interceptor. */
     @Benchmark
-    public Decision localRejection() {
+    public Object localRejection() {
         user = user + 1 == Users.COUNT ? 0 : user + 1;
-        return rejectedFromMemory.tryAcquire(limiterNames[user], spec, 1);
+        return rejectedFromMemory.acquire(limiterNames[user], spec, 1);
     }
 
     /** The same through the Spring proxy, which throws {@link RateLimitExceededException}. */

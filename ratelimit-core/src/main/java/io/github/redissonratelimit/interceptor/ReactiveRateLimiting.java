@@ -21,10 +21,10 @@ import io.github.redissonratelimit.outcome.RateLimitListener;
 final class ReactiveRateLimiting {
 
     private final ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
-    private final RateLimitInterceptor interceptor;
+    private final RateLimitAspectSupport support;
 
-    ReactiveRateLimiting(RateLimitInterceptor interceptor) {
-        this.interceptor = interceptor;
+    ReactiveRateLimiting(RateLimitAspectSupport support) {
+        this.support = support;
     }
 
     boolean handles(Class<?> returnType) {
@@ -38,7 +38,7 @@ final class ReactiveRateLimiting {
         Object[] args = invocation.getArguments();
         List<LimitCall> calls;
         try {
-            calls = interceptor.calls(operations, target, targetClass, args);
+            calls = support.calls(operations, target, targetClass, args);
         }
         catch (RuntimeException ex) {
             return adapter.fromPublisher(Mono.error(ex));
@@ -48,8 +48,9 @@ final class ReactiveRateLimiting {
         }
         Object assembled = invocation.proceed();
         Publisher<?> source = assembled == null ? Mono.empty() : adapter.toPublisher(assembled);
-        Mono<Acquisition> acquire = Mono.deferContextual(context -> Mono.fromCompletionStage(interceptor.acquireAsync(
-                calls, context.<RateLimitListener>getOrDefault(RateLimitListener.class, null))));
+        Mono<Acquisition> acquire = Mono.deferContextual(context -> Mono.fromCompletionStage(support.acquire(calls))
+                .doOnNext(acquisition -> support.notifyListeners(acquisition,
+                        context.<RateLimitListener>getOrDefault(RateLimitListener.class, null))));
         Function<Acquisition, Publisher<?>> afterAcquire = acquisition -> {
             if (acquisition.error() != null) {
                 return Mono.error(acquisition.error());
@@ -58,7 +59,7 @@ final class ReactiveRateLimiting {
                 return source;
             }
             try {
-                Object fallback = interceptor.rejected(acquisition, target, args);
+                Object fallback = support.rejected(acquisition, target, args);
                 return fallback == null ? Mono.empty() : adapter.toPublisher(fallback);
             }
             catch (Throwable ex) {

@@ -2,6 +2,8 @@ package io.github.redissonratelimit.key;
 
 import java.util.List;
 
+import io.github.redissonratelimit.RateLimitConditionException;
+
 
 /**
  * A {@code condition} or {@code skipIf} expression parsed once for one method; {@link #isTrue} runs per

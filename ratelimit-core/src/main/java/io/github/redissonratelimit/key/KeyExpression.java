@@ -2,6 +2,8 @@ package io.github.redissonratelimit.key;
 
 import java.util.List;
 
+import io.github.redissonratelimit.RateLimitKeyException;
+
 
 /** A key expression parsed once for one method; {@link #evaluate} runs per call. */
 public final class KeyExpression {

@@ -67,32 +67,17 @@ public final class LocalRejectionCache implements RateLimitBackend {
         this.policy = rejections.policy();
     }
 
+    /** A known rejection is answered at once; anything else goes to the delegate, whose rejections are remembered. */
     @Override
-    public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         // quietly: the lookup runs on every call, and entries live too briefly for read recency to matter
-        Rejection known = policy.getIfPresentQuietly(limiterName);
-        long now = clock.millis();
-        if (known != null && permits >= known.permits() && now < known.untilMillis()) {
-            localRejections.increment();
-            return Decision.reject(Duration.ofMillis(known.untilMillis() - now));
-        }
-        Decision decision = delegate.tryAcquire(limiterName, spec, permits);
-        if (!decision.allowed()) {
-            remember(limiterName, permits, now + decision.retryAfter().toMillis());
-        }
-        return decision;
-    }
-
-    /** Like {@link #tryAcquire}, without blocking: a known rejection is answered at once. */
-    @Override
-    public CompletionStage<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
         Rejection known = policy.getIfPresentQuietly(limiterName);
         long now = clock.millis();
         if (known != null && permits >= known.permits() && now < known.untilMillis()) {
             localRejections.increment();
             return CompletableFuture.completedFuture(Decision.reject(Duration.ofMillis(known.untilMillis() - now)));
         }
-        return delegate.tryAcquireAsync(limiterName, spec, permits).thenApply(decision -> {
+        return delegate.acquire(limiterName, spec, permits).thenApply(decision -> {
             if (!decision.allowed()) {
                 remember(limiterName, permits, now + decision.retryAfter().toMillis());
             }
@@ -105,25 +90,14 @@ public final class LocalRejectionCache implements RateLimitBackend {
      * may now be too pessimistic (the cost: the next request for it asks Redis).
      */
     @Override
-    public void release(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
         forget(limiterName);
-        delegate.release(limiterName, spec, permits);
+        return delegate.release(limiterName, spec, permits);
     }
 
     @Override
-    public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
-        forget(limiterName);
-        return delegate.releaseAsync(limiterName, spec, permits);
-    }
-
-    @Override
-    public LimitState state(String limiterName, LimitSpec spec) {
+    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
         return delegate.state(limiterName, spec);
-    }
-
-    @Override
-    public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
-        return delegate.stateAsync(limiterName, spec);
     }
 
     private void remember(String limiterName, long permits, long untilMillis) {

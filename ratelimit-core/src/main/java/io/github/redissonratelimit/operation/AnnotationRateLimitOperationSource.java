@@ -23,6 +23,7 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitMode;

@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitExceededException;
 
 /**

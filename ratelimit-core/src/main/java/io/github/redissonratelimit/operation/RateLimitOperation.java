@@ -3,10 +3,10 @@ package io.github.redissonratelimit.operation;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
-import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**

@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -15,9 +14,9 @@ import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -71,42 +70,30 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         this(delegate, timeout, failureThreshold, openDuration, List.of());
     }
 
+    /**
+     * The delegate's decision, awaited for at most the timeout; the stage fails with
+     * {@link RateLimitBackendUnavailableException} when there is none (never a raw timeout).
+     */
     @Override
-    public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-        CompletableFuture<Decision> pending = start(limiterName, spec, permits);
-        Decision decision = null;
-        Throwable error = null;
-        try {
-            decision = pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        if (!circuitBreaker.tryAcquirePermission()) {
+            skipped.increment();
+            listeners.forEach(listener -> listener.onSkipped(limiterName));
+            Duration retryAfter = circuitBreaker.remainingOpenDuration();
+            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
+                    Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for "
+                            + retryAfter.toMillis() + "ms more after repeated failures", lastFailure));
         }
-        catch (TimeoutException ex) {
-            error = ex;
-        }
-        catch (ExecutionException ex) {
-            error = ex.getCause();
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            pending.cancel(false);
-            circuitBreaker.onInconclusive();
-            throw new RateLimitBackendUnavailableException(limiterName, Reason.INTERRUPTED, MIN_RETRY_AFTER,
-                    "interrupted while waiting for Redis", ex);
-        }
-        return settle(limiterName, pending, decision, error);
-    }
-
-    /** Like {@link #tryAcquire}; the future fails with the same exceptions (never a raw timeout). */
-    @Override
-    public CompletableFuture<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
         CompletableFuture<Decision> pending;
         try {
-            pending = start(limiterName, spec, permits);
+            pending = delegate.acquire(limiterName, spec, permits).toCompletableFuture();
         }
-        catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
+        catch (RuntimeException | Error ex) {
+            pending = CompletableFuture.failedFuture(ex);
         }
+        CompletableFuture<Decision> sent = pending;
         return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .handle((decision, error) -> settle(limiterName, pending, decision, unwrap(error)));
+                .handle((decision, error) -> settle(limiterName, sent, decision, unwrap(error)));
     }
 
     /**
@@ -114,24 +101,14 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
      * not closed. Its failures do not count towards opening the circuit.
      */
     @Override
-    public void release(String limiterName, LimitSpec spec, long permits) {
-        await(releaseAsync(limiterName, spec, permits));
-    }
-
-    @Override
-    public CompletableFuture<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
-        return bounded(limiterName, () -> delegate.releaseAsync(limiterName, spec, permits));
+    public CompletableFuture<Void> release(String limiterName, LimitSpec spec, long permits) {
+        return bounded(limiterName, () -> delegate.release(limiterName, spec, permits));
     }
 
     /** Reads the delegate's state within the same deadline; not at all while the circuit is not closed. */
     @Override
-    public LimitState state(String limiterName, LimitSpec spec) {
-        return await(stateAsync(limiterName, spec));
-    }
-
-    @Override
-    public CompletableFuture<LimitState> stateAsync(String limiterName, LimitSpec spec) {
-        return bounded(limiterName, () -> delegate.stateAsync(limiterName, spec));
+    public CompletableFuture<LimitState> state(String limiterName, LimitSpec spec) {
+        return bounded(limiterName, () -> delegate.state(limiterName, spec));
     }
 
     private <T> CompletableFuture<T> bounded(String limiterName, Supplier<CompletionStage<T>> call) {
@@ -154,37 +131,10 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
             }
             if (cause instanceof TimeoutException) {
                 pending.cancel(false);
-                throw new RateLimitBackendUnavailableException(limiterName, Reason.TIMEOUT, MIN_RETRY_AFTER,
-                        "Redis did not answer within " + timeout.toMillis() + "ms", cause);
+                throw unavailable(limiterName, Reason.TIMEOUT, cause);
             }
             throw rethrow(cause);
         });
-    }
-
-    private static <T> T await(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        }
-        catch (CompletionException ex) {
-            throw rethrow(unwrap(ex));
-        }
-    }
-
-    private CompletableFuture<Decision> start(String limiterName, LimitSpec spec, long permits) {
-        if (!circuitBreaker.tryAcquirePermission()) {
-            skipped.increment();
-            listeners.forEach(listener -> listener.onSkipped(limiterName));
-            Duration retryAfter = circuitBreaker.remainingOpenDuration();
-            throw new RateLimitBackendUnavailableException(limiterName, Reason.CIRCUIT_OPEN,
-                    max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for " + retryAfter.toMillis()
-                            + "ms more after repeated failures", lastFailure);
-        }
-        try {
-            return delegate.tryAcquireAsync(limiterName, spec, permits).toCompletableFuture();
-        }
-        catch (RuntimeException | Error ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
     }
 
     private Decision settle(String limiterName, CompletableFuture<Decision> pending, Decision decision,
@@ -208,11 +158,11 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
             logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
         }
         circuitBreaker.onFailure();
-        return failed(limiterName, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
+        throw unavailable(limiterName, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
     }
 
-    private Decision failed(String limiterName, Reason reason, Throwable error) {
-        throw new RateLimitBackendUnavailableException(limiterName, reason,
+    private RateLimitBackendUnavailableException unavailable(String limiterName, Reason reason, Throwable error) {
+        return new RateLimitBackendUnavailableException(limiterName, reason,
                 max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
                 reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
                         : describe(error), error);

@@ -26,8 +26,8 @@ import reactor.test.StepVerifier;
 import reactor.util.context.Context;
 
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.BeanCreationException;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.key.RateLimitConditionException;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;

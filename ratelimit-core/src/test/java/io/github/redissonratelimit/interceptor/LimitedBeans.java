@@ -9,10 +9,10 @@ import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreato
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
@@ -30,13 +30,13 @@ final class LimitedBeans implements AutoCloseable {
         ctx.registerBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
         AnnotationRateLimitOperationSource source = new AnnotationRateLimitOperationSource(
                 new KeyExpressionParser(ctx.getBeanFactory()));
-        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(source, () -> {
+        ctx.registerBean(RateLimitAdvisor.class, () -> {
             RateLimitInterceptor interceptor = new RateLimitInterceptor(source, new LimiterNaming(),
-                    new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
+                    () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
             interceptor.setListeners(List.of(outcomes::add));
             customizer.accept(interceptor);
-            return interceptor;
-        }));
+            return new RateLimitAdvisor(source, interceptor);
+        });
         for (Class<?> bean : beans) {
             ctx.registerBean(bean);
         }

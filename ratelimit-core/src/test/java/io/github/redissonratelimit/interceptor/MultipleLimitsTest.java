@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.BeanCreationException;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimits;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

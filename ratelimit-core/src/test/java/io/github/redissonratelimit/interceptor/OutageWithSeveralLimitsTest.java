@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -17,13 +18,13 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * The outage policy ({@code onBackendError}) with several limits, on a backend that has no decision for
@@ -36,17 +37,21 @@ class OutageWithSeveralLimitsTest {
 
     private final RateLimitBackend partlyDown = new RateLimitBackend() {
         @Override
-        public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-            if (limiterName.contains("down")) {
-                throw new RateLimitBackendUnavailableException(limiterName, Reason.TIMEOUT, Duration.ofSeconds(1),
-                        "Redis did not answer within 100ms", null);
+        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            if (limiterName.contains("stuck")) {
+                return new CompletableFuture<>();
             }
-            return Decision.allow();
+            if (limiterName.contains("down")) {
+                return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
+                        Reason.TIMEOUT, Duration.ofSeconds(1), "Redis did not answer within 100ms", null));
+            }
+            return CompletableFuture.completedFuture(Decision.allow());
         }
 
         @Override
-        public void release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
             released.add(limiterName);
+            return CompletableFuture.completedFuture(null);
         }
     };
 
@@ -86,6 +91,23 @@ class OutageWithSeveralLimitsTest {
         assertThat(accounts.runs).isZero();
     }
 
+    @Test
+    void anInterruptedCallerStopsWaitingAndDoesNotRunTheMethodWhateverThePolicy() {
+        Accounts accounts = accounts();
+
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> accounts.stuck("cy")).isInstanceOfSatisfying(
+                    RateLimitBackendUnavailableException.class,
+                    ex -> assertThat(ex.getReason()).isEqualTo(Reason.INTERRUPTED));
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept for the caller").isTrue();
+        }
+        finally {
+            Thread.interrupted();
+        }
+        assertThat(accounts.runs).isZero();
+    }
+
     public static class Accounts {
 
         int runs;
@@ -114,6 +136,12 @@ class OutageWithSeveralLimitsTest {
         public CompletableFuture<String> strictAsync(String user) {
             runs++;
             return CompletableFuture.completedFuture("ok");
+        }
+
+        @RateLimit(name = "stuck", key = "'stuck:' + #user", rate = 5, onBackendError = BackendErrorPolicy.ALLOW)
+        public String stuck(String user) {
+            runs++;
+            return "ok";
         }
     }
 }

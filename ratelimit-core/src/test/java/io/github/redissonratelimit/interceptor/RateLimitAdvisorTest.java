@@ -2,30 +2,36 @@ package io.github.redissonratelimit.interceptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.aop.support.AopUtils;
 
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 class RateLimitAdvisorTest {
 
     private final AtomicInteger created = new AtomicInteger();
     private final AtomicInteger intercepted = new AtomicInteger();
 
-    private final RateLimitAdvisor advisor = new RateLimitAdvisor(
-            new AnnotationRateLimitOperationSource(new KeyExpressionParser()), () -> {
+    private final AnnotationRateLimitOperationSource operations =
+            new AnnotationRateLimitOperationSource(new KeyExpressionParser());
+
+    /** The backend (and with it the Redis client) is what must not be created before the first limited call. */
+    private final RateLimitAdvisor advisor = new RateLimitAdvisor(operations, new RateLimitInterceptor(operations,
+            new LimiterNaming(), () -> {
                 created.incrementAndGet();
-                return (MethodInterceptor) invocation -> {
+                return (name, spec, permits) -> {
                     intercepted.incrementAndGet();
-                    return invocation.proceed();
+                    return CompletableFuture.completedFuture(Decision.allow());
                 };
-            });
+            }));
 
     public static class Greeter {
         @RateLimit(rate = 1)
@@ -39,14 +45,14 @@ class RateLimitAdvisorTest {
     }
 
     @Test
-    void askingForTheAdviceDoesNotCreateTheInterceptor() {
-        assertThat(advisor.getAdvice()).isInstanceOf(MethodInterceptor.class);
+    void askingForTheAdviceDoesNotCreateTheBackend() {
+        assertThat(advisor.getAdvice()).isInstanceOf(RateLimitInterceptor.class);
         assertThat(advisor.getAdvice()).isSameAs(advisor.getAdvice());
         assertThat(created).hasValue(0);
     }
 
     @Test
-    void theFirstLimitedCallCreatesTheInterceptorOnce() throws Exception {
+    void theFirstLimitedCallCreatesTheBackendOnce() throws Exception {
         ProxyFactory factory = new ProxyFactory(new Greeter());
         factory.setProxyTargetClass(true);
         factory.addAdvisor(advisor);

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,7 +23,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.LongCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -96,7 +99,7 @@ class LocalRejectionCacheRedisTest {
         LimitSpec fiftyPerSecond = new LimitSpec(50, Duration.ofSeconds(1), RateLimitMode.OVERALL);
         String name = naming.limiterName("flood:tenfold");
         LocalRejectionCache cache = new LocalRejectionCache(new RedissonRateLimitBackend(client), 1_000);
-        cache.tryAcquire(name, fiftyPerSecond, 1); // writes the config: not part of the flood
+        acquire(cache, name, fiftyPerSecond, 1); // writes the config: not part of the flood
 
         CommandStats before = redis.commandStats();
         int[] outcome = pacedFlood(cache, name, fiftyPerSecond, 10, Duration.ofSeconds(3), 4);
@@ -127,7 +130,7 @@ class LocalRejectionCacheRedisTest {
             workers.add(start(() -> {
                 for (long slot = first; slot < end; slot += gapNanos) {
                     LockSupport.parkNanos(slot - System.nanoTime());
-                    (backend.tryAcquire(name, spec, 1).allowed() ? allowed : rejected).incrementAndGet();
+                    (acquire(backend, name, spec, 1).allowed() ? allowed : rejected).incrementAndGet();
                 }
             }));
         }
@@ -149,7 +152,7 @@ class LocalRejectionCacheRedisTest {
                 List<long[]> grants = new ArrayList<>();
                 while (System.nanoTime() < end) {
                     long before = System.currentTimeMillis();
-                    Decision decision = backend.tryAcquire(name, TWENTY_PER_HALF_SECOND, 1);
+                    Decision decision = acquire(backend, name, TWENTY_PER_HALF_SECOND, 1);
                     long after = System.currentTimeMillis();
                     if (decision.allowed()) {
                         grants.add(new long[] { before, after });
@@ -182,7 +185,7 @@ class LocalRejectionCacheRedisTest {
 
     private long freeAt(String name, long millis) {
         Long free = client.getScript(LongCodec.INSTANCE).eval(name, RScript.Mode.READ_ONLY, FREE_AT_SCRIPT,
-                RScript.ReturnType.LONG, List.of(LimiterKeys.value(name), LimiterKeys.permits(name)),
+                RScript.ReturnType.LONG, List.of(LimiterNaming.valueKey(name), LimiterNaming.permitsKey(name)),
                 millis, TWENTY_PER_HALF_SECOND.interval().toMillis(), TWENTY_PER_HALF_SECOND.rate());
         return free;
     }
@@ -240,9 +243,9 @@ class LocalRejectionCacheRedisTest {
         }
 
         @Override
-        public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
             called.set(true);
-            return delegate.tryAcquire(limiterName, spec, permits);
+            return delegate.acquire(limiterName, spec, permits);
         }
 
         boolean reachedBackend() {

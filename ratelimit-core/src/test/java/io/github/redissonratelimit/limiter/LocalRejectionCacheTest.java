@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.limiter;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.release;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
@@ -12,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 import org.junit.jupiter.api.Test;
@@ -31,22 +34,22 @@ class LocalRejectionCacheTest {
     void rejectsFromMemoryUntilTheOldestGrantLeavesTheWindow() {
         takeAll("a", 3); // grants at 0, 100, 200 ms; now 300
 
-        Decision fromRedis = cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        Decision fromRedis = acquire(cache, "a", THREE_PER_SECOND, 1);
         assertThat(fromRedis.allowed()).isFalse();
         assertThat(fromRedis.retryAfter()).isEqualTo(Duration.ofMillis(700));
         assertThat(redis.calls).isEqualTo(4);
 
         clock.advance(400);
-        Decision fromMemory = cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        Decision fromMemory = acquire(cache, "a", THREE_PER_SECOND, 1);
         assertThat(fromMemory.allowed()).isFalse();
         assertThat(fromMemory.retryAfter()).isEqualTo(Duration.ofMillis(300));
         clock.advance(299);
-        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
+        assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
         assertThat(redis.calls).as("no call reached the backend").isEqualTo(4);
         assertThat(cache.localRejections()).isEqualTo(2);
 
         clock.advance(1); // t = 1000: the grant of t = 0 is out of the window
-        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isTrue();
+        assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).allowed()).isTrue();
         assertThat(redis.calls).isEqualTo(5);
     }
 
@@ -57,8 +60,8 @@ class LocalRejectionCacheTest {
         int[] decisions = new int[2];
         for (int t = 0; t < 5_000; t++) {
             long permits = 1 + t % 2;
-            Decision cached = cache.tryAcquire("k", THREE_PER_SECOND, permits);
-            Decision plain = plainRedis.tryAcquire("k", THREE_PER_SECOND, permits);
+            Decision cached = acquire(cache, "k", THREE_PER_SECOND, permits);
+            Decision plain = acquire(plainRedis, "k", THREE_PER_SECOND, permits);
             assertThat(cached.allowed()).as("at %d ms", t).isEqualTo(plain.allowed());
             decisions[cached.allowed() ? 0 : 1]++;
             clock.advance(1);
@@ -70,29 +73,29 @@ class LocalRejectionCacheTest {
     @Test
     void coversOnlyRequestsForAtLeastTheRejectedPermits() {
         takeAll("bulk", 2); // 1 permit left
-        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 2).allowed()).isFalse();
+        assertThat(acquire(cache, "bulk", THREE_PER_SECOND, 2).allowed()).isFalse();
         int calls = redis.calls;
 
-        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 3).allowed()).isFalse();
+        assertThat(acquire(cache, "bulk", THREE_PER_SECOND, 3).allowed()).isFalse();
         assertThat(redis.calls).as("3 >= 2 permits: rejected from memory").isEqualTo(calls);
-        assertThat(cache.tryAcquire("bulk", THREE_PER_SECOND, 1).allowed()).as("1 < 2 permits: asks").isTrue();
+        assertThat(acquire(cache, "bulk", THREE_PER_SECOND, 1).allowed()).as("1 < 2 permits: asks").isTrue();
         assertThat(redis.calls).isEqualTo(calls + 1);
     }
 
     @Test
     void limitersAreIndependent() {
         takeAll("a", 3);
-        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isFalse();
+        assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).allowed()).isFalse();
 
-        assertThat(cache.tryAcquire("b", THREE_PER_SECOND, 1).allowed()).isTrue();
+        assertThat(acquire(cache, "b", THREE_PER_SECOND, 1).allowed()).isTrue();
     }
 
     @Test
     void aRejectionWithoutWaitIsNotRemembered() {
-        RateLimitBackend rejectsWithoutWait = (name, spec, permits) -> Decision.reject(Duration.ZERO);
+        RateLimitBackend rejectsWithoutWait = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ZERO));
         LocalRejectionCache cache = new LocalRejectionCache(rejectsWithoutWait, 10, clock);
 
-        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        acquire(cache, "a", THREE_PER_SECOND, 1);
 
         assertThat(cache.size()).isZero();
     }
@@ -100,11 +103,11 @@ class LocalRejectionCacheTest {
     @Test
     void forgetAsksTheBackendAgain() {
         takeAll("a", 3);
-        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        acquire(cache, "a", THREE_PER_SECOND, 1);
         int calls = redis.calls;
 
         cache.forget("a");
-        cache.tryAcquire("a", THREE_PER_SECOND, 1);
+        acquire(cache, "a", THREE_PER_SECOND, 1);
 
         assertThat(redis.calls).isEqualTo(calls + 1);
     }
@@ -112,10 +115,10 @@ class LocalRejectionCacheTest {
     @Test
     void asynchronousCallsAreAnsweredFromMemoryToo() {
         takeAll("a", 3);
-        Decision fromRedis = cache.tryAcquireAsync("a", THREE_PER_SECOND, 1).toCompletableFuture().join();
+        Decision fromRedis = cache.acquire("a", THREE_PER_SECOND, 1).toCompletableFuture().join();
         int calls = redis.calls;
 
-        CompletionStage<Decision> fromMemory = cache.tryAcquireAsync("a", THREE_PER_SECOND, 1);
+        CompletionStage<Decision> fromMemory = cache.acquire("a", THREE_PER_SECOND, 1);
 
         assertThat(fromRedis.allowed()).isFalse();
         assertThat(fromMemory.toCompletableFuture()).isCompletedWithValue(Decision.reject(Duration.ofMillis(700)));
@@ -125,21 +128,21 @@ class LocalRejectionCacheTest {
     @Test
     void givingPermitsBackForgetsTheRejection() {
         takeAll("a", 3);
-        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).isFalse();
+        assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).allowed()).isFalse();
 
-        cache.release("a", THREE_PER_SECOND, 1);
+        release(cache, "a", THREE_PER_SECOND, 1);
 
         assertThat(cache.size()).isZero();
-        assertThat(cache.tryAcquire("a", THREE_PER_SECOND, 1).allowed()).as("the given back permit").isTrue();
+        assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).allowed()).as("the given back permit").isTrue();
     }
 
     @Test
     void remembersAtMostMaxEntries() {
-        RateLimitBackend alwaysRejects = (name, spec, permits) -> Decision.reject(Duration.ofMinutes(1));
+        RateLimitBackend alwaysRejects = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ofMinutes(1)));
         LocalRejectionCache small = new LocalRejectionCache(alwaysRejects, 5, clock);
 
         for (int i = 0; i < 100; i++) {
-            small.tryAcquire("key-" + i, THREE_PER_SECOND, 1);
+            acquire(small, "key-" + i, THREE_PER_SECOND, 1);
         }
 
         assertThat(small.size()).isLessThanOrEqualTo(5);
@@ -153,7 +156,7 @@ class LocalRejectionCacheTest {
 
     private void takeAll(String name, int permits) {
         for (int i = 0; i < permits; i++) {
-            assertThat(cache.tryAcquire(name, THREE_PER_SECOND, 1).allowed()).isTrue();
+            assertThat(acquire(cache, name, THREE_PER_SECOND, 1).allowed()).isTrue();
             clock.advance(100);
         }
     }
@@ -171,18 +174,23 @@ class LocalRejectionCacheTest {
 
         /** Gives back the newest grant of that many permits, as the Redis backend does. */
         @Override
-        public void release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
             Deque<long[]> log = grants.getOrDefault(limiterName, new ArrayDeque<>());
             for (java.util.Iterator<long[]> newestFirst = log.descendingIterator(); newestFirst.hasNext();) {
                 if (newestFirst.next()[1] == permits) {
                     newestFirst.remove();
-                    return;
+                    break;
                 }
             }
+            return CompletableFuture.completedFuture(null);
         }
 
         @Override
-        public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            return CompletableFuture.completedFuture(decide(limiterName, spec, permits));
+        }
+
+        private Decision decide(String limiterName, LimitSpec spec, long permits) {
             calls++;
             long now = clock.millis();
             long interval = spec.interval().toMillis();

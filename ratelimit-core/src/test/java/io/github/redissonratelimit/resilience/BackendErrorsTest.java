@@ -27,8 +27,9 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.BackendCalls;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
 
@@ -155,7 +156,7 @@ class BackendErrorsTest {
     }
 
     private static Throwable acquire(long permits) {
-        return catchThrowable(() -> new RedissonRateLimitBackend(redisson).tryAcquire("rate_limit:{k}", SPEC, permits));
+        return catchThrowable(() -> BackendCalls.acquire(new RedissonRateLimitBackend(redisson), "rate_limit:{k}", SPEC, permits));
     }
 
     private static void report(String what, Throwable error) {

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.resilience;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
@@ -38,12 +39,12 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.limiter.BackendOptions;
-import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.ConfigChangePolicy;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitBreaker.State;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
@@ -139,7 +140,7 @@ class RedisOutageTest {
         // open longer than the pause, to watch an open circuit while Redis answers again
         ResilientRateLimitBackend backend = resilient(client(), 3, Duration.ofMillis(1_500));
         LimitSpec spec = new LimitSpec(1_000, Duration.ofMinutes(1), RateLimitMode.OVERALL);
-        assertThat(backend.tryAcquire("rl:{stall}", spec, 1).allowed()).isTrue();
+        assertThat(acquire(backend, "rl:{stall}", spec, 1).allowed()).isTrue();
 
         try (RespClient cli = cli()) {
             cli.command("CLIENT", "PAUSE", "800", "ALL"); // Redis stops answering every client for 800ms
@@ -148,7 +149,7 @@ class RedisOutageTest {
         List<Long> stalledMillis = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{stall}", spec, 1))
+            assertThatThrownBy(() -> acquire(backend, "rl:{stall}", spec, 1))
                     .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                             ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
             stalledMillis.add(millisSince(start));
@@ -164,7 +165,7 @@ class RedisOutageTest {
         List<Long> skippedNanos = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             long start = System.nanoTime();
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{stall}", spec, 1))
+            assertThatThrownBy(() -> acquire(backend, "rl:{stall}", spec, 1))
                     .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                             ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
             skippedNanos.add(System.nanoTime() - start);
@@ -174,7 +175,7 @@ class RedisOutageTest {
         assertThat(backend.getSkippedCount()).isEqualTo(50);
 
         // after the open duration one probe goes to Redis; it answers, and limiting resumes
-        awaitRecovery(() -> backend.tryAcquire("rl:{stall}", spec, 1).allowed(), Duration.ofSeconds(10));
+        awaitRecovery(() -> acquire(backend, "rl:{stall}", spec, 1).allowed(), Duration.ofSeconds(10));
         assertThat(backend.getState()).isEqualTo(State.CLOSED);
         assertThat(stateChanges).containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
         System.out.printf("[outage] stalled Redis: calls took %s ms (deadline %d ms); skipped calls took %.1f us on "
@@ -262,10 +263,10 @@ class RedisOutageTest {
         clients.add(client);
         ResilientRateLimitBackend backend = resilient(client, 100);
         LimitSpec spec = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
-        assertThat(backend.tryAcquire("rl:{given-up}", spec, 1).allowed()).isTrue();
+        assertThat(acquire(backend, "rl:{given-up}", spec, 1).allowed()).isTrue();
 
         server.stop();
-        assertThatThrownBy(() -> backend.tryAcquire("rl:{given-up}", spec, 1))
+        assertThatThrownBy(() -> acquire(backend, "rl:{given-up}", spec, 1))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
         server.start(); // empty, with fresh command stats; Redisson would retry for 3 s
@@ -289,7 +290,7 @@ class RedisOutageTest {
         LimitSpec declared = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{drift}", declared, 3))
+            assertThatThrownBy(() -> acquire(backend, "rl:{drift}", declared, 3))
                     .isInstanceOf(RedisException.class)
                     .isNotInstanceOf(RateLimitBackendUnavailableException.class)
                     .hasMessageContaining("Requested permits amount cannot exceed defined rate");
@@ -302,10 +303,9 @@ class RedisOutageTest {
         AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
         ctx.registerBean(DefaultAdvisorAutoProxyCreator.class);
         ctx.registerBean(ResilientRateLimitBackend.class, () -> resilient(client, 5));
-        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
-                () -> new RateLimitInterceptor(new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
-                        new LimiterNaming(), ctx.getBean(ResilientRateLimitBackend.class))));
+        AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
+        ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
+                operations, new LimiterNaming(), () -> ctx.getBean(ResilientRateLimitBackend.class))));
         ctx.registerBean(Service.class);
         ctx.refresh();
         context = ctx;

@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.resilience;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.release;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,12 +60,7 @@ class ResilientRateLimitBackendTest {
     private RateLimitBackend backend(Supplier<CompletableFuture<Decision>> answers) {
         return new RateLimitBackend() {
             @Override
-            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
-                throw new AssertionError("the decorator must use the asynchronous call");
-            }
-
-            @Override
-            public CompletionStage<Decision> tryAcquireAsync(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
                 calls.incrementAndGet();
                 CompletableFuture<Decision> answer = answers.get();
                 issued.add(answer);
@@ -80,8 +78,8 @@ class ResilientRateLimitBackendTest {
         ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.completedFuture(
                 Decision.reject(Duration.ofSeconds(7))));
 
-        assertThat(backend.tryAcquire("rl:{k}", SPEC, 1)).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
-        assertThat(backend.tryAcquireAsync("rl:{k}", SPEC, 1).join()).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
+        assertThat(acquire(backend, "rl:{k}", SPEC, 1)).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
+        assertThat(backend.acquire("rl:{k}", SPEC, 1).join()).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
         assertThat(backend.getFailureCount()).isZero();
         assertThat(events).isEmpty();
     }
@@ -90,7 +88,7 @@ class ResilientRateLimitBackendTest {
     void anUnansweredCallEndsAtTheDeadlineAndIsCancelled() {
         ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
 
-        assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1))
+        assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class, ex -> {
                     assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT);
                     assertThat(ex.getLimiterName()).isEqualTo("rl:{k}");
@@ -106,7 +104,7 @@ class ResilientRateLimitBackendTest {
     void theAsynchronousCallHasTheSameDeadline() {
         ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
 
-        assertThatThrownBy(() -> backend.tryAcquireAsync("rl:{k}", SPEC, 1).join())
+        assertThatThrownBy(() -> backend.acquire("rl:{k}", SPEC, 1).join())
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
@@ -119,18 +117,18 @@ class ResilientRateLimitBackendTest {
         CompletableFuture<LimitState> neverAnswered = new CompletableFuture<>();
         RateLimitBackend delegate = new RateLimitBackend() {
             @Override
-            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
                 throw new AssertionError("not used");
             }
 
             @Override
-            public CompletionStage<Void> releaseAsync(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
                 passed.add("release " + limiterName + " " + permits);
                 return CompletableFuture.completedFuture(null);
             }
 
             @Override
-            public CompletionStage<LimitState> stateAsync(String limiterName, LimitSpec spec) {
+            public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
                 passed.add("state " + limiterName);
                 return limiterName.equals("rl:{slow}") ? neverAnswered
                         : CompletableFuture.completedFuture(new LimitState(4, Duration.ofSeconds(3)));
@@ -138,9 +136,9 @@ class ResilientRateLimitBackendTest {
         };
         ResilientRateLimitBackend backend = new ResilientRateLimitBackend(delegate, DEADLINE, 3, Duration.ofMinutes(1));
 
-        backend.release("rl:{k}", SPEC, 2);
-        assertThat(backend.state("rl:{k}", SPEC)).isEqualTo(new LimitState(4, Duration.ofSeconds(3)));
-        assertThatThrownBy(() -> backend.state("rl:{slow}", SPEC))
+        release(backend, "rl:{k}", SPEC, 2);
+        assertThat(state(backend, "rl:{k}", SPEC)).isEqualTo(new LimitState(4, Duration.ofSeconds(3)));
+        assertThatThrownBy(() -> state(backend, "rl:{slow}", SPEC))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
 
@@ -154,13 +152,13 @@ class ResilientRateLimitBackendTest {
         ResilientRateLimitBackend backend = resilient(() -> CompletableFuture.failedFuture(
                 new RedisConnectionException("Unable to connect to Redis server")));
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1));
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1));
         }
 
-        assertThatThrownBy(() -> backend.release("rl:{k}", SPEC, 1))
+        assertThatThrownBy(() -> release(backend, "rl:{k}", SPEC, 1))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
-        assertThatThrownBy(() -> backend.stateAsync("rl:{k}", SPEC).join()).cause()
+        assertThatThrownBy(() -> backend.state("rl:{k}", SPEC).join()).cause()
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
     }
@@ -173,7 +171,7 @@ class ResilientRateLimitBackendTest {
         List<Reason> reasons = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             try {
-                backend.tryAcquire("rl:{k}", SPEC, 1);
+                acquire(backend, "rl:{k}", SPEC, 1);
             }
             catch (RateLimitBackendUnavailableException ex) {
                 reasons.add(ex.getReason());
@@ -205,8 +203,8 @@ class ResilientRateLimitBackendTest {
                 failures.get(next.getAndIncrement() % 2)));
 
         for (int i = 0; i < 3; i++) {
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1)).isSameAs(bug);
-            assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1)).isSameAs(scriptError);
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1)).isSameAs(bug);
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1)).isSameAs(scriptError);
         }
         assertThat(backend.getState()).isEqualTo(State.CLOSED);
         assertThat(backend.getFailureCount()).isZero();
@@ -217,13 +215,13 @@ class ResilientRateLimitBackendTest {
     void aBackendThatThrowsInsteadOfFailingItsFutureIsHandledAlike() {
         RateLimitBackend throwing = new RateLimitBackend() {
             @Override
-            public Decision tryAcquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
                 throw new RedisConnectionException("refused");
             }
         };
         ResilientRateLimitBackend backend = new ResilientRateLimitBackend(throwing, DEADLINE, 3, Duration.ofSeconds(1));
 
-        assertThatThrownBy(() -> backend.tryAcquire("rl:{k}", SPEC, 1))
+        assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.ERROR));
     }

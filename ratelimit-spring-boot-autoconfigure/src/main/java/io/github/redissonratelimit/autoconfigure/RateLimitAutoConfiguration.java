@@ -23,13 +23,13 @@ import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
@@ -122,28 +122,31 @@ public final class RateLimitAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     LimiterNaming rateLimitNaming(RateLimitProperties properties) {
         return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength(), properties.getKeyStyle());
     }
 
     /**
      * Every {@link RateLimitListener} bean (metrics, HTTP headers) is told the decisions; methods returning
-     * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one.
+     * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one. Created with the
+     * advisor, while post-processors are still being registered: the backend, the listeners and the executor
+     * are obtained at the first limited call, so that none of them (nor the Redis client) is created early.
      */
     @Bean
     @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend,
+            LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
             BeanFactory beanFactory) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
-                rateLimitBackend);
+                () -> rateLimitBackend.getObject());
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
-        interceptor.setListeners(rateLimitListeners.orderedStream().toList());
-        if (beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
-                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)) {
-            interceptor.setAsyncExecutor(beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class));
-        }
+        interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
+        interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+                && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
+                        ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null);
         return interceptor;
     }
 
@@ -151,8 +154,8 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitAdvisor rateLimitAdvisor(RateLimitOperationSource rateLimitOperationSource,
-            ObjectProvider<RateLimitInterceptor> rateLimitInterceptor, RateLimitProperties properties) {
-        RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor::getObject);
+            RateLimitInterceptor rateLimitInterceptor, RateLimitProperties properties) {
+        RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor);
         advisor.setOrder(properties.getOrder());
         return advisor;
     }

@@ -11,9 +11,9 @@ import org.springframework.validation.Validator;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.KeyStyle;
-import io.github.redissonratelimit.limiter.ConfigChangePolicy;
-import io.github.redissonratelimit.limiter.LimiterClock;
+import io.github.redissonratelimit.redis.ConfigChangePolicy;
+import io.github.redissonratelimit.redis.KeyStyle;
+import io.github.redissonratelimit.redis.LimiterClock;
 
 /**
  * Configuration of {@code @RateLimit}, with its groups in {@link LimitProperties} (defaults), {@link PolicyProperties},

@@ -8,7 +8,7 @@ import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
  * Loads the rate limiter's scripts into Redis once every singleton exists, before the web server starts taking

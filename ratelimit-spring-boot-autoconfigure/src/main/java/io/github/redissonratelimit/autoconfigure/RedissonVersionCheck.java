@@ -1,7 +1,7 @@
 package io.github.redissonratelimit.autoconfigure;
 
-import io.github.redissonratelimit.limiter.RedissonCompatibility;
-import io.github.redissonratelimit.limiter.UnsupportedRedissonVersionException;
+import io.github.redissonratelimit.UnsupportedRedissonVersionException;
+import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /**
  * The Redisson version the rate limiter found when the application started. Created with the context, unlike the

@@ -3,6 +3,7 @@ package io.github.redissonratelimit.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -20,13 +21,13 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.limiter.BackendOptions;
 import io.github.redissonratelimit.limiter.Decision;
-import io.github.redissonratelimit.limiter.LimiterClock;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.LimiterClock;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
@@ -86,7 +87,7 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void everyBeanBacksOffForAUserBean() {
-        RateLimitBackend alwaysAllow = (name, spec, permits) -> Decision.allow();
+        RateLimitBackend alwaysAllow = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.allow());
         LimiterNaming naming = new LimiterNaming("custom:", 100);
         withRedisson().withBean(RateLimitBackend.class, () -> alwaysAllow)
                 .withBean(LimiterNaming.class, () -> naming)

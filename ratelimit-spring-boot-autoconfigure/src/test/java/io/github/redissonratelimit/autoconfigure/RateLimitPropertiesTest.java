@@ -17,7 +17,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.github.redissonratelimit.key.LimiterNaming;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /** {@code ratelimit.*} values, checked in one place ({@link RateLimitProperties#validate}) once bound; no Redis. */
 @ExtendWith(OutputCaptureExtension.class)

@@ -16,8 +16,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 
 /**
  * Every broken declaration or property stops the application at startup with a message that says what to fix; no

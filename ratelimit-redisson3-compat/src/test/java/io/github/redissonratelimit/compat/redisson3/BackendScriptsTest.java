@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.compat.redisson3;
 
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.release;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -13,15 +16,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.KeyStyle;
-import io.github.redissonratelimit.key.LimiterNaming;
-import io.github.redissonratelimit.limiter.BackendOptions;
-import io.github.redissonratelimit.limiter.ConfigChangePolicy;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
-import io.github.redissonratelimit.limiter.LimiterClock;
-import io.github.redissonratelimit.limiter.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.ConfigChangePolicy;
+import io.github.redissonratelimit.redis.KeyStyle;
+import io.github.redissonratelimit.redis.LimiterClock;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedissonClients;
@@ -62,16 +65,16 @@ class BackendScriptsTest {
 
     private void acquireStateAndRefund(RedissonRateLimitBackend backend, String key) {
         String name = new LimiterNaming().limiterName(key);
-        Decision first = backend.tryAcquire(name, TEN_PER_MINUTE, 4);
+        Decision first = acquire(backend, name, TEN_PER_MINUTE, 4);
         assertThat(first.allowed()).isTrue();
         assertThat(first.state().available()).isEqualTo(6);
 
-        LimitState state = backend.state(name, TEN_PER_MINUTE);
+        LimitState state = state(backend, name, TEN_PER_MINUTE);
         assertThat(state.available()).isEqualTo(6);
         assertThat(state.nextPermitIn()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
 
-        backend.release(name, TEN_PER_MINUTE, 4);
-        assertThat(backend.state(name, TEN_PER_MINUTE).available()).isEqualTo(10);
+        release(backend, name, TEN_PER_MINUTE, 4);
+        assertThat(state(backend, name, TEN_PER_MINUTE).available()).isEqualTo(10);
     }
 
     @Test
@@ -79,10 +82,10 @@ class BackendScriptsTest {
         RedissonRateLimitBackend backend = backend(LimiterClock.REDIS);
         String name = new LimiterNaming().limiterName("pipelined");
         List<CompletableFuture<Decision>> decisions = IntStream.range(0, 200)
-                .mapToObj(i -> backend.tryAcquireAsync(name, TEN_PER_MINUTE, 1)).toList();
+                .mapToObj(i -> backend.acquire(name, TEN_PER_MINUTE, 1)).toList();
 
         assertThat(decisions.stream().map(CompletableFuture::join).filter(Decision::allowed).count()).isEqualTo(10);
-        Decision rejected = backend.tryAcquire(name, TEN_PER_MINUTE, 1);
+        Decision rejected = acquire(backend, name, TEN_PER_MINUTE, 1);
         assertThat(rejected.allowed()).isFalse();
         assertThat(rejected.retryAfter()).isBetween(Duration.ofSeconds(55), Duration.ofMinutes(1));
     }
@@ -92,7 +95,7 @@ class BackendScriptsTest {
         RedissonRateLimitBackend backend = backend(LimiterClock.REDIS);
         String name = new LimiterNaming("rate_limit:", 200, KeyStyle.PLAIN).limiterName("user:7");
         assertThat(name).isEqualTo("rate_limit:user:7");
-        assertThat(IntStream.range(0, 12).filter(i -> backend.tryAcquire(name, TEN_PER_MINUTE, 1).allowed()).count())
+        assertThat(IntStream.range(0, 12).filter(i -> acquire(backend, name, TEN_PER_MINUTE, 1).allowed()).count())
                 .isEqualTo(10);
         assertThat(redis.number("ZCARD", "{rate_limit:user:7}:permits")).isEqualTo(10);
         assertThat(redis.number("EXISTS", "rate_limit:user:7")).isEqualTo(1);

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RScript;
 
-import io.github.redissonratelimit.limiter.RedissonCompatibility;
+import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /** Fails when the module's tests did not run on the Redisson its pom pins (a dependency mediated away, say). */
 class RedissonOnTheClassPathTest {

@@ -8,9 +8,9 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * Declares the {@code ratelimits} Actuator endpoint when Spring Boot Actuator is present. Like every

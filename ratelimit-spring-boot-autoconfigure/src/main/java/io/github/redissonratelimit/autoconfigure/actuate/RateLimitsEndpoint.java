@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure.actuate;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -9,11 +10,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 
-import io.github.redissonratelimit.key.LimiterNaming;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, ...),
@@ -61,7 +62,13 @@ public class RateLimitsEndpoint {
             return new LimitStateDescriptor(declared, null, null, null, null);
         }
         String limiterName = naming.limiterName(logicalKey);
-        LimitState state = backend.state(limiterName, operation.spec());
+        LimitState state;
+        try {
+            state = backend.state(limiterName, operation.spec()).toCompletableFuture().join();
+        }
+        catch (CompletionException ex) {
+            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
+        }
         return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),
                 state.nextPermitIn().toMillis());
     }

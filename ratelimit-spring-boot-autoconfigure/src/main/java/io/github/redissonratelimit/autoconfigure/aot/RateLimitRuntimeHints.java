@@ -6,15 +6,15 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.key.KeyExpressionRoot;
-import io.github.redissonratelimit.key.RateLimitConditionException;
-import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 
 /**
  * What a GraalVM native image needs to keep for {@code @RateLimit}, beyond what Spring AOT derives from the

@@ -3,7 +3,7 @@ package io.github.redissonratelimit.autoconfigure.diagnostics;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
+import io.github.redissonratelimit.InvalidRateLimitException;
 
 /** Explains a startup failure caused by a {@code @RateLimit} declaration that cannot work. */
 class InvalidRateLimitFailureAnalyzer extends AbstractFailureAnalyzer<InvalidRateLimitException> {

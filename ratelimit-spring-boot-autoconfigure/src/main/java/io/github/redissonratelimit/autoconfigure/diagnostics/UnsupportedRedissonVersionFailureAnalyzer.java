@@ -3,7 +3,7 @@ package io.github.redissonratelimit.autoconfigure.diagnostics;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
-import io.github.redissonratelimit.limiter.UnsupportedRedissonVersionException;
+import io.github.redissonratelimit.UnsupportedRedissonVersionException;
 
 /** Explains a startup failure caused by a Redisson version the rate limiter cannot run on. */
 class UnsupportedRedissonVersionFailureAnalyzer extends AbstractFailureAnalyzer<UnsupportedRedissonVersionException> {

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure.web;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.http.HttpStatus;
@@ -11,10 +12,10 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.key.RateLimitKeyException;
+import io.github.redissonratelimit.RateLimitKeyException;
+import io.github.redissonratelimit.key.LogSafe;
 
 /**
  * Answers a {@link RateLimitExceededException} from a Spring MVC handler with HTTP 429, a

@@ -9,10 +9,10 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.key.RateLimitKeyException;
+import io.github.redissonratelimit.RateLimitKeyException;
+import io.github.redissonratelimit.key.LogSafe;
 
 /**
  * The HTTP answers to a rate limit refusal, the same for Spring MVC and WebFlux: {@code Retry-After}

@@ -5,14 +5,15 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
@@ -61,7 +62,7 @@ public class ServletRateLimitHeaders implements RateLimitListener {
 
     private LimitState state(RateLimitOutcome outcome) {
         try {
-            return backend.state(outcome.limiterName(), outcome.limit());
+            return backend.state(outcome.limiterName(), outcome.limit()).toCompletableFuture().join();
         }
         catch (RuntimeException ex) {
             logger.debug("Could not read the remaining permits of " + LogSafe.text(outcome.limiterName()), ex);

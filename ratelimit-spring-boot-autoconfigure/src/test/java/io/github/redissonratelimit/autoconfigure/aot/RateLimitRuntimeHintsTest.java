@@ -11,15 +11,15 @@ import org.springframework.beans.factory.aot.AotServices;
 import org.springframework.beans.factory.aot.BeanRegistrationAotProcessor;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionRoot;
-import io.github.redissonratelimit.key.RateLimitKeyException;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.operation.InvalidRateLimitException;
 
 class RateLimitRuntimeHintsTest {
 

@@ -25,10 +25,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.DefaultResourceLoader;
 
+import io.github.redissonratelimit.UnsupportedRedissonVersionException;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RedissonVersionCheck;
-import io.github.redissonratelimit.limiter.RedissonCompatibility;
-import io.github.redissonratelimit.limiter.UnsupportedRedissonVersionException;
+import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /**
  * A Redisson the limiter cannot run on fails startup, explained by {@link UnsupportedRedissonVersionFailureAnalyzer}

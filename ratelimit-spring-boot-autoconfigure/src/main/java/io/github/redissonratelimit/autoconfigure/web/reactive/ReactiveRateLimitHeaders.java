@@ -10,9 +10,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 
@@ -64,7 +64,7 @@ public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
     private Mono<Void> readStates(ResponseLimits limits) {
         return Flux.fromIterable(limits.entries())
                 .filter(headers::needsStateRead)
-                .flatMap(entry -> Mono.fromCompletionStage(() -> backend.stateAsync(entry.outcome().limiterName(),
+                .flatMap(entry -> Mono.fromCompletionStage(() -> backend.state(entry.outcome().limiterName(),
                                 entry.outcome().limit()))
                         .doOnNext(state -> limits.state(entry, state))
                         .onErrorResume(ex -> {

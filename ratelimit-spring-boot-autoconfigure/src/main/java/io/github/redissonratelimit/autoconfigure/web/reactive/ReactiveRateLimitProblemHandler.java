@@ -10,12 +10,12 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ServerWebExchange;
 
-import io.github.redissonratelimit.LogSafe;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.key.RateLimitKeyException;
+import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**

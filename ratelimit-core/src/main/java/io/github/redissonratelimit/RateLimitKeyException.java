@@ -1,0 +1,56 @@
+package io.github.redissonratelimit;
+
+/**
+ * A {@code @RateLimit} key expression could not produce a key for a call: it failed, or it gave
+ * {@code null} or a blank string. The call is not made, because limiting every such call under one
+ * key ("null") would throttle unrelated callers together.
+ *
+ * <p>Usually the call's arguments are to blame (a missing or absurdly long value), so a web application answers
+ * it with HTTP 400. The message names the method and the expression, never the arguments; it may quote
+ * the expression's own error, which can hold part of them, so escape it before logging
+ * ({@link io.github.redissonratelimit.key.LogSafe}).
+ */
+public class RateLimitKeyException extends RateLimitException {
+
+    private final String method;
+    private final String expression;
+    private final String limitName;
+    private final String displayName;
+
+    public RateLimitKeyException(String method, String expression, String problem, Throwable cause) {
+        super("@RateLimit key expression \"" + expression + "\" on " + method + " " + problem, cause);
+        this.method = method;
+        this.expression = expression;
+        this.limitName = null;
+        this.displayName = null;
+    }
+
+    /** {@code failure} for the limit whose key it is. */
+    public RateLimitKeyException(RateLimitKeyException failure, String limitName, String displayName) {
+        super(failure.getMessage(), failure.getCause());
+        this.method = failure.method;
+        this.expression = failure.expression;
+        this.limitName = limitName;
+        this.displayName = displayName;
+        setStackTrace(failure.getStackTrace());
+    }
+
+    /** The annotated method, e.g. {@code com.example.OrderController.submit(String)}. */
+    public String getMethod() {
+        return method;
+    }
+
+    public String getExpression() {
+        return expression;
+    }
+
+    /** The limit's declared name, or the method (or class) it belongs to; null when not known. */
+    public String getLimitName() {
+        return limitName;
+    }
+
+    /** The limit's name as clients see it (no package names), e.g. {@code OrderController.submit}; null when not known. */
+    public String getDisplayName() {
+        return displayName;
+    }
+}

@@ -1,0 +1,69 @@
+package io.github.redissonratelimit.interceptor;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.redissonratelimit.operation.RateLimitOperation;
+
+/**
+ * Limits methods that return {@code CompletableFuture} or {@code CompletionStage}: the method returns at
+ * once; once the permits are taken, the listeners are told and the method (or its fallback) runs on the
+ * executor, never on the Redis event loop thread that completed the decision.
+ */
+final class FutureRateLimiting {
+
+    private final RateLimitAspectSupport support;
+    private volatile Supplier<? extends Executor> executor = () -> null;
+
+    FutureRateLimiting(RateLimitAspectSupport support) {
+        this.support = support;
+    }
+
+    void setExecutor(Supplier<? extends Executor> executor) {
+        this.executor = SingletonSupplier.ofNullable(executor::get);
+    }
+
+    Object invoke(MethodInvocation invocation, Object target, Class<?> targetClass,
+            List<RateLimitOperation> operations) throws Throwable {
+        Object[] args = invocation.getArguments();
+        List<LimitCall> calls;
+        try {
+            calls = support.calls(operations, target, targetClass, args);
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        if (calls.isEmpty()) {
+            return invocation.proceed();
+        }
+        Function<Acquisition, CompletionStage<Object>> afterAcquire = acquisition -> {
+            Object result;
+            try {
+                support.notifyListeners(acquisition, null);
+                if (acquisition.error() != null) {
+                    throw acquisition.error();
+                }
+                // the chain after this advice may rely on the current invocation being exposed (AspectJ advice)
+                result = acquisition.rejection() != null ? support.rejected(acquisition, target, args)
+                        : ExposeInvocationInterceptor.INSTANCE.invoke(invocation);
+            }
+            catch (Throwable ex) {
+                return CompletableFuture.failedFuture(ex);
+            }
+            @SuppressWarnings("unchecked")
+            CompletionStage<Object> stage = (CompletionStage<Object>) result;
+            return stage == null ? CompletableFuture.completedFuture(null) : stage;
+        };
+        CompletableFuture<Acquisition> acquired = support.acquire(calls).toCompletableFuture();
+        Executor runOn = executor.get();
+        return runOn == null ? acquired.thenComposeAsync(afterAcquire) : acquired.thenComposeAsync(afterAcquire, runOn);
+    }
+}

@@ -1,0 +1,258 @@
+package io.github.redissonratelimit.interceptor;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.operation.FallbackMethod;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+import io.github.redissonratelimit.redis.LimiterNaming;
+
+/**
+ * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,
+ * takes the permits of each limit in turn without blocking, gives back the grants of a call that did not
+ * pass, and tells the listeners. A limit whose backend gives no decision
+ * ({@link RateLimitBackendUnavailableException}) is passed or ends the call, as its {@code onBackendError}
+ * policy says. {@link RateLimitInterceptor} waits for it (blocking methods) or chains on it (future and
+ * reactive methods).
+ */
+abstract class RateLimitAspectSupport {
+
+    private static final Log logger = LogFactory.getLog(RateLimitInterceptor.class);
+
+    private final RateLimitOperationSource operationSource;
+    private final LimiterNaming naming;
+    private final SingletonSupplier<RateLimitBackend> backend;
+    private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
+    private volatile Supplier<List<RateLimitListener>> listeners = List::of;
+    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.ALLOW;
+
+    RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
+            Supplier<? extends RateLimitBackend> backend) {
+        this.operationSource = operationSource;
+        this.naming = naming;
+        this.backend = SingletonSupplier.of(backend::get);
+    }
+
+    /** Who is told the decisions of every call (metrics, HTTP headers). */
+    public void setListeners(List<? extends RateLimitListener> listeners) {
+        List<RateLimitListener> copy = List.copyOf(listeners);
+        this.listeners = () -> copy;
+    }
+
+    /**
+     * Like {@link #setListeners(List)}, the listeners obtained once, at the first decision: listener beans
+     * (meter registries, web support) need not exist when the interceptor is created.
+     */
+    public void setListeners(Supplier<? extends List<? extends RateLimitListener>> listeners) {
+        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+    }
+
+    /**
+     * What limits whose {@code onBackendError} is {@code DEFAULT} do when the backend gives no decision
+     * (it throws {@link RateLimitBackendUnavailableException}): {@code ALLOW} (the default) runs the
+     * call, {@code DENY} rethrows the exception.
+     */
+    public void setDefaultBackendErrorPolicy(BackendErrorPolicy policy) {
+        if (policy == null || policy == BackendErrorPolicy.DEFAULT) {
+            throw new IllegalArgumentException("The default backend error policy must be ALLOW or DENY but was " + policy);
+        }
+        this.defaultBackendErrorPolicy = policy;
+    }
+
+    public BackendErrorPolicy getDefaultBackendErrorPolicy() {
+        return defaultBackendErrorPolicy;
+    }
+
+    List<RateLimitOperation> operations(java.lang.reflect.Method method, Class<?> targetClass) {
+        return operationSource.getOperations(method, targetClass);
+    }
+
+    /** The limits that apply to one call, with their keys; conditions and keys are evaluated once here. */
+    List<LimitCall> calls(List<RateLimitOperation> operations, Object target, Class<?> targetClass, Object[] args) {
+        List<LimitCall> calls = new ArrayList<>(operations.size());
+        for (RateLimitOperation operation : operations) {
+            if (operation.appliesTo(target, targetClass, args)) {
+                String key = operation.resolveKey(target, targetClass, args);
+                calls.add(new LimitCall(operation, key, naming.limiterName(key)));
+            }
+        }
+        return calls;
+    }
+
+    /**
+     * Decides every limit of a call, one after the other, and gives back the grants of a call that did not
+     * pass. The stage completes with the acquisition (its errors recorded in it); listeners are not told yet
+     * (see {@link #notifyListeners}), so that the caller tells them on its own thread.
+     */
+    CompletionStage<Acquisition> acquire(List<LimitCall> calls) {
+        return decide(new Acquisition(calls), 0);
+    }
+
+    /**
+     * Decides the limits from {@code index} on. A decision that is already made when it is returned (a
+     * rejection answered from memory, an in-memory backend) is recorded on the spot, without chaining a stage.
+     */
+    private CompletionStage<Acquisition> decide(Acquisition acquisition, int index) {
+        List<LimitCall> calls = acquisition.calls();
+        for (int i = index; i < calls.size(); i++) {
+            LimitCall call = calls.get(i);
+            long start = System.nanoTime();
+            CompletionStage<Decision> decision = start(call);
+            if (!(decision instanceof CompletableFuture<Decision> made && made.isDone())) {
+                int next = i + 1;
+                return decision.handle((result, ex) -> record(acquisition, call, result, ex, start)
+                        ? decide(acquisition, next) : refund(acquisition)).thenCompose(Function.identity());
+            }
+            Decision result = null;
+            Throwable error = null;
+            try {
+                result = made.join();
+            }
+            catch (CompletionException | CancellationException ex) {
+                error = ex;
+            }
+            if (!record(acquisition, call, result, error, start)) {
+                break;
+            }
+        }
+        return refund(acquisition);
+    }
+
+    private CompletionStage<Decision> start(LimitCall call) {
+        RateLimitOperation operation = call.operation();
+        try {
+            return backendFor(operation).acquire(call.limiterName(), operation.spec(), operation.permits());
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    /** @return whether the next limit should be asked */
+    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start) {
+        if (ex == null) {
+            return acquisition.decided(call, decision, start);
+        }
+        Throwable error = unwrap(ex);
+        if (error instanceof RateLimitBackendUnavailableException && !deniesWithoutBackend(call.operation())) {
+            acquisition.passed(call, error, start);
+            return true;
+        }
+        acquisition.failed(call, error, start);
+        return false;
+    }
+
+    private boolean deniesWithoutBackend(RateLimitOperation operation) {
+        BackendErrorPolicy policy = operation.backendErrorPolicy();
+        return (policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy) == BackendErrorPolicy.DENY;
+    }
+
+    private RateLimitBackend backendFor(RateLimitOperation operation) {
+        RateLimitBackend deciding = backend.obtain();
+        Duration maxWait = operation.waitTimeout();
+        return maxWait.isZero() ? deciding
+                : waitingBackends.computeIfAbsent(maxWait, wait -> new WaitingRateLimitBackend(deciding, wait));
+    }
+
+    private CompletionStage<Acquisition> refund(Acquisition acquisition) {
+        List<LimitCall> grants = acquisition.grantsToRefund();
+        if (grants.isEmpty()) {
+            return CompletableFuture.completedFuture(acquisition);
+        }
+        CompletableFuture<?>[] refunds = new CompletableFuture<?>[grants.size()];
+        for (int i = 0; i < refunds.length; i++) {
+            LimitCall grant = grants.get(i);
+            CompletionStage<Void> refund;
+            try {
+                refund = backend.obtain().release(grant.limiterName(), grant.operation().spec(),
+                        grant.operation().permits());
+            }
+            catch (RuntimeException ex) {
+                refund = CompletableFuture.failedFuture(ex);
+            }
+            refunds[i] = refund.handle((ignored, ex) -> {
+                if (ex != null) {
+                    refundFailed(grant, unwrap(ex), acquisition);
+                }
+                else {
+                    acquisition.refunded(grant);
+                }
+                return null;
+            }).toCompletableFuture();
+        }
+        return CompletableFuture.allOf(refunds).thenApply(done -> acquisition);
+    }
+
+    private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {
+        synchronized (acquisition) {
+            if (acquisition.error() != null) {
+                acquisition.error().addSuppressed(ex);
+            }
+        }
+        logger.warn("Could not give back " + grant.operation().permits() + " permit(s) of "
+                + LogSafe.text(grant.limiterName()) + " after the call was "
+                + (acquisition.error() != null ? "failed" : "rejected") + ": they return"
+                + " when the grant leaves the window", ex);
+    }
+
+    /** The fallback's result for a rejected call, or the rejection thrown. */
+    Object rejected(Acquisition acquisition, Object target, Object[] args) throws Throwable {
+        FallbackMethod fallback = acquisition.rejectedBy().operation().fallback();
+        if (fallback == null) {
+            throw acquisition.rejection();
+        }
+        if (logger.isDebugEnabled()) {
+            logger.debug(LogSafe.text("Calling fallback " + fallback + ": " + acquisition.rejection().describe()));
+        }
+        return fallback.invoke(target, args, acquisition.rejection());
+    }
+
+    /** Tells the listeners, and {@code extraListener} if not null, the outcomes of a decided call. */
+    void notifyListeners(Acquisition acquisition, RateLimitListener extraListener) {
+        List<RateLimitOutcome> outcomes = acquisition.outcomes();
+        if (outcomes.isEmpty()) {
+            return;
+        }
+        for (RateLimitListener listener : listeners.get()) {
+            notifyListener(listener, outcomes);
+        }
+        if (extraListener != null) {
+            notifyListener(extraListener, outcomes);
+        }
+    }
+
+    private static void notifyListener(RateLimitListener listener, List<RateLimitOutcome> outcomes) {
+        try {
+            listener.onOutcomes(outcomes);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
+        }
+    }
+
+    static Throwable unwrap(Throwable ex) {
+        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
+    }
+}

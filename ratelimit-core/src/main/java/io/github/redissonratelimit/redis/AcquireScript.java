@@ -1,0 +1,174 @@
+package io.github.redissonratelimit.redis;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+
+/**
+ * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their one
+ * argument and what their replies mean.
+ *
+ * <p>The script works on the keys and data RRateLimiter keeps and follows the same rules, so the two can be
+ * mixed on one limiter (RRateLimiter's {@code availablePermits}, {@code getConfig}, {@code setRate} and
+ * {@code updateRate} see the same state; its {@code tryAcquire} too, stamping with its caller's clock). It
+ * writes and checks the config itself, stamps grants with Redis's clock (or the caller's, for
+ * {@link LimiterClock#CLIENT}), repairs lost state without admitting extra grants, and answers with the
+ * permits left, so a decision is one call whether or not the limiter existed.
+ */
+final class AcquireScript {
+
+    private static final long COUNTER_WRAP = 2_821_109_907_456L; // 36^8
+
+    private final String clientId;
+    private final BackendOptions options;
+    private final InstantSource clientClock;
+    private final String grantIdPrefix;
+    private final AtomicLong grantCounter = new AtomicLong();
+    private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
+
+    /** @param clientId the Redisson instance's id, which names its PER_CLIENT keys */
+    AcquireScript(String clientId) {
+        this(clientId, BackendOptions.DEFAULTS, InstantSource.system());
+    }
+
+    /** @param clientClock stamps grants only with {@link LimiterClock#CLIENT} */
+    AcquireScript(String clientId, BackendOptions options, InstantSource clientClock) {
+        this.clientId = clientId;
+        this.options = options;
+        this.clientClock = clientClock;
+        byte[] random = new byte[6];
+        new SecureRandom().nextBytes(random);
+        this.grantIdPrefix = Base64.getUrlEncoder().encodeToString(random);
+    }
+
+    /** Config hash, free permits (shared, then this client's), grants (shared, then this client's). */
+    List<Object> keys(String limiterName) {
+        String value = LimiterNaming.valueKey(limiterName);
+        String permits = LimiterNaming.permitsKey(limiterName);
+        return List.of(limiterName, value, LimiterNaming.clientKey(value, clientId), permits,
+                LimiterNaming.clientKey(permits, clientId));
+    }
+
+    /**
+     * The argument of one acquire call, built when it is sent: permits, the clock ({@code 0} for Redis's),
+     * a new grant id, the declared config and the check to make of the stored one.
+     */
+    String argument(long permits, LimitSpec spec, ConfigCheck check) {
+        return permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
+    }
+
+    /** The argument of a refund of {@code permits}. */
+    String refundArgument(long permits) {
+        return permits + " " + clock();
+    }
+
+    /** The argument of a state read of a limiter declared as {@code spec}. */
+    String stateArgument(LimitSpec spec) {
+        return clock() + " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode());
+    }
+
+    private long clock() {
+        return options.clock() == LimiterClock.CLIENT ? clientClock.millis() : 0;
+    }
+
+    /** {@code " <rate> <interval ms> <type> <keep-alive ms> "}, the same for every call of a limit. */
+    private String declaredConfig(LimitSpec spec) {
+        String config = declaredConfigs.get(spec);
+        if (config == null) {
+            Duration keepAlive = options.keepAlive(spec.interval());
+            config = " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " "
+                    + keepAlive.toMillis() + " ";
+            if (declaredConfigs.size() < 10_000) { // limits are declared, not per key: a bound for odd callers
+                declaredConfigs.put(spec, config);
+            }
+        }
+        return config;
+    }
+
+    /** RRateLimiter's type codes in its config hash: its {@code RateType} ordinals. */
+    static int typeCode(RateLimitMode mode) {
+        return mode == RateLimitMode.PER_CLIENT ? 1 : 0;
+    }
+
+    /**
+     * The grant's id, 16 characters like RRateLimiter's 16 random bytes (so a grant costs the same memory):
+     * 8 random characters per instance of this class (48 bits) and a counter (8 base-36 digits, which take
+     * over 30 days at a million grants a second to wrap). Two live grants with the same id would be one
+     * ZSET member, and one of them would be lost.
+     */
+    String nextGrantId() {
+        String count = Long.toString(grantCounter.incrementAndGet() % COUNTER_WRAP, 36);
+        return grantIdPrefix + "00000000".substring(count.length()) + count;
+    }
+
+    /** What the script does with a stored config that differs from the declared one. */
+    enum ConfigCheck {
+
+        /** Use the stored config as it is (write the declared one only when none is stored). */
+        NONE('-'),
+
+        /** {@link ConfigChangePolicy#UPDATE}: write the declared config, keep the window's grants. */
+        UPDATE('u'),
+
+        /** {@link ConfigChangePolicy#RESET}: write the declared config, start a fresh window. */
+        RESET('r'),
+
+        /** {@link ConfigChangePolicy#KEEP}: use the stored config and report the difference. */
+        KEEP('k');
+
+        private final char code;
+
+        ConfigCheck(char code) {
+            this.code = code;
+        }
+
+        static ConfigCheck of(ConfigChangePolicy policy) {
+            return switch (policy) {
+                case UPDATE -> UPDATE;
+                case RESET -> RESET;
+                case KEEP -> KEEP;
+            };
+        }
+    }
+
+    /**
+     * One reply of the script.
+     *
+     * @param waitMillis 0 when granted, else the ms until the permits can be free
+     * @param free the permits left
+     * @param nextMillis the ms until the oldest grant leaves the window
+     * @param storedBefore when the check found another config: the one stored before, else null
+     * @param change what was done about it (1 updated, 2 reset, 3 kept), else 0
+     */
+    record Reply(long waitMillis, long free, long nextMillis, StoredConfig storedBefore, int change) {
+
+        static Reply parse(List<?> reply) {
+            StoredConfig before = null;
+            int change = 0;
+            if (reply.size() >= 8) {
+                before = new StoredConfig(number(reply, 3), number(reply, 4), (int) number(reply, 5), number(reply, 6));
+                change = (int) number(reply, 7);
+            }
+            return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change);
+        }
+
+        private static long number(List<?> reply, int index) {
+            return ((Number) reply.get(index)).longValue();
+        }
+
+        Decision decision() {
+            LimitState state = new LimitState(free, Duration.ofMillis(nextMillis));
+            return waitMillis == 0 ? Decision.allow(state) : Decision.reject(Duration.ofMillis(waitMillis), state);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.github.redissonratelimit.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Turns a logical key ({@code order:submit:42}) into a limiter name in Redis:
+ * {@code <prefix>{<escaped key>}}, or {@code <prefix><escaped key>} with {@link KeyStyle#PLAIN}.
+ *
+ * <ul>
+ * <li>The braces make the key a Redis Cluster hash tag, so the config hash and RRateLimiter's
+ * {@code :value} and {@code :permits} keys of one limiter always share a slot.</li>
+ * <li>Braces, {@code %}, spaces and control characters in the key are percent-encoded, so user input
+ * can neither break the hash tag nor collide with another key.</li>
+ * <li>An escaped key longer than {@code maxKeyLength} is cut to its first part plus {@code ~} and the
+ * URL-safe Base64 SHA-256 of the whole key: stable and bounded.</li>
+ * </ul>
+ *
+ * <p>Around a limiter {@code name}, RRateLimiter's data model keeps the config hash {@code name}, the free
+ * permits {@link #valueKey {name}:value} and the grants {@link #permitsKey {name}:permits} (PER_CLIENT adds
+ * {@code :<client id>}, {@link #clientKey}). Redisson wraps a name without braces in a hash tag; names built
+ * here with {@link KeyStyle#HASH_TAG} carry one already, so the suffix is appended. This class is the one place
+ * that knows this layout.
+ */
+public final class LimiterNaming {
+
+    public static final String DEFAULT_PREFIX = "rate_limit:";
+    public static final int DEFAULT_MAX_KEY_LENGTH = 200;
+    private static final int DIGEST_LENGTH = 43;
+
+    private final String prefix;
+    private final int maxKeyLength;
+    private final KeyStyle style;
+
+    public LimiterNaming() {
+        this(DEFAULT_PREFIX, DEFAULT_MAX_KEY_LENGTH);
+    }
+
+    public LimiterNaming(String prefix, int maxKeyLength) {
+        this(prefix, maxKeyLength, KeyStyle.HASH_TAG);
+    }
+
+    /**
+     * @param style {@link KeyStyle#HASH_TAG} for {@code <prefix>{<key>}}, {@link KeyStyle#PLAIN} for
+     * {@code <prefix><key>} (the names of {@code redisson.getRateLimiter(prefix + key)})
+     */
+    public LimiterNaming(String prefix, int maxKeyLength, KeyStyle style) {
+        Objects.requireNonNull(prefix, "prefix");
+        this.style = Objects.requireNonNull(style, "style");
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException("The key prefix must not contain '{' or '}' (it would take over "
+                    + "the Redis Cluster hash tag) but was '" + prefix + "'");
+        }
+        if (maxKeyLength < DIGEST_LENGTH + 8) {
+            throw new IllegalArgumentException("The maximum key length must be at least " + (DIGEST_LENGTH + 8)
+                    + " but was " + maxKeyLength);
+        }
+        this.prefix = prefix;
+        this.maxKeyLength = maxKeyLength;
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public KeyStyle style() {
+        return style;
+    }
+
+    /** The RRateLimiter name for {@code logicalKey}. */
+    public String limiterName(String logicalKey) {
+        String escaped = escape(logicalKey);
+        if (escaped.length() > maxKeyLength) {
+            escaped = escaped.substring(0, maxKeyLength - DIGEST_LENGTH - 1) + "~" + digest(logicalKey);
+        }
+        return style == KeyStyle.PLAIN ? prefix + escaped : prefix + "{" + escaped + "}";
+    }
+
+    /**
+     * Percent-encodes, one {@code %XX} per UTF-8 byte: braces, {@code %}, space, the C0 controls, DEL, the C1
+     * controls (U+0080–U+009F) and the bidi overrides and isolates (U+202A–U+202E, U+2066–U+2069); so a line
+     * feed is {@code %0A}, U+0085 is {@code %C2%85} and U+202E is {@code %E2%80%AE}.
+     */
+    static String escape(String key) {
+        StringBuilder out = null;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            boolean plain = c > ' ' && c != 0x7f && c != '{' && c != '}' && c != '%' && !(c >= 0x80 && c <= 0x9f)
+                    && !(c >= 0x202a && c <= 0x202e) && !(c >= 0x2066 && c <= 0x2069);
+            if (plain) {
+                if (out != null) {
+                    out.append(c);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(key.length() + 8).append(key, 0, i);
+            }
+            if (c < 0x80) {
+                percent(out, c);
+            }
+            else if (c < 0x800) {
+                percent(out, 0xC0 | c >> 6);
+                percent(out, 0x80 | c & 0x3F);
+            }
+            else {
+                percent(out, 0xE0 | c >> 12);
+                percent(out, 0x80 | c >> 6 & 0x3F);
+                percent(out, 0x80 | c & 0x3F);
+            }
+        }
+        return out == null ? key : out.toString();
+    }
+
+    private static void percent(StringBuilder out, int octet) {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(octet >> 4 & 0xF, 16)))
+                .append(Character.toUpperCase(Character.forDigit(octet & 0xF, 16)));
+    }
+
+    private static String digest(String key) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(hash);
+        }
+        catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-256 is required by every JRE", ex);
+        }
+    }
+
+    /** The free-permits counter of the limiter {@code name}. */
+    public static String valueKey(String name) {
+        return suffix(name, "value");
+    }
+
+    /** The grants of the limiter {@code name}, one ZSET member per grant. */
+    public static String permitsKey(String name) {
+        return suffix(name, "permits");
+    }
+
+    /** The PER_CLIENT form of a {@link #valueKey} or {@link #permitsKey}, for the Redisson instance {@code clientId}. */
+    public static String clientKey(String key, String clientId) {
+        return key + ":" + clientId;
+    }
+
+    private static String suffix(String name, String suffix) {
+        return name.contains("{") ? name + ":" + suffix : "{" + name + "}:" + suffix;
+    }
+}

@@ -1,0 +1,175 @@
+package io.github.redissonratelimit.redis;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.redisson.api.RRateLimiter;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+
+/**
+ * A {@link RateLimitBackend} on Redis, in the data model of Redisson's {@link RRateLimiter} (its config hash,
+ * free-permits counter and grants ZSET), through the project's own scripts ({@link LuaScripts}).
+ *
+ * <p>A decision is one script call, allowed or rejected, whether or not the limiter existed: the script
+ * writes the declared config when none is stored, and the first time this JVM sees a limiter name it also
+ * compares the stored config with the declared one and applies the {@link ConfigChangePolicy}. The reply
+ * carries the permits left, so rate limit headers cost nothing more. Concurrent decisions share pipelines
+ * ({@link AcquirePipeline}). Grants are stamped with Redis's clock ({@code TIME} inside the script) unless
+ * {@link BackendOptions#clock()} says {@link LimiterClock#CLIENT}.
+ *
+ * <p>Runs on Redisson 3.24.3 to 3.52.0 and 4.x ({@link RedissonCompatibility}); the constructor throws
+ * {@link UnsupportedRedissonVersionException} for any other.
+ *
+ * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
+ * threads.
+ */
+public final class RedissonRateLimitBackend implements RateLimitBackend {
+
+    private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
+
+    private final RedissonClient redisson;
+    private final BackendOptions options;
+    private final AcquireScript script;
+    private final Cache<String, Boolean> checked;
+    private final AcquirePipeline pipeline;
+    private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
+
+    public RedissonRateLimitBackend(RedissonClient redisson) {
+        this(redisson, BackendOptions.DEFAULTS);
+    }
+
+    public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options) {
+        this(redisson, options, InstantSource.system());
+    }
+
+    /**
+     * @param clientClock the clock that stamps grants with {@link LimiterClock#CLIENT} (unused with Redis's
+     * clock); tests give each instance a skewed one
+     */
+    public RedissonRateLimitBackend(RedissonClient redisson, BackendOptions options, InstantSource clientClock) {
+        RedissonCompatibility.check();
+        this.redisson = redisson;
+        this.options = options;
+        this.script = new AcquireScript(redisson.getId(), options, clientClock);
+        this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
+        this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize());
+    }
+
+    public BackendOptions getOptions() {
+        return options;
+    }
+
+    /**
+     * Takes the permits without blocking. Cancelling the returned future cancels the Redis command it waits
+     * for: a decision still queued for a pipeline is never sent, and Redisson stops retrying a sent one where
+     * it links cancellation to its retries. Redisson 4.7 does not for script calls while its script cache is
+     * on (its default): such a call may still reach Redis once Redis is back (see {@code docs/operations.md}).
+     */
+    @Override
+    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        boolean firstSight = checked.getIfPresent(limiterName) == null;
+        AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
+                : AcquireScript.ConfigCheck.NONE;
+        CompletableFuture<AcquireScript.Reply> reply = pipeline.acquire(limiterName, permits, spec, check);
+        CompletableFuture<Decision> decision = reply.handle((answer, ex) -> {
+            if (ex != null) {
+                throw new CompletionException(unwrap(ex));
+            }
+            if (firstSight) {
+                checked.put(limiterName, Boolean.TRUE);
+                if (answer.storedBefore() != null) {
+                    report(limiterName, answer.storedBefore(), StoredConfig.declared(spec, options), options.onConfigChange());
+                }
+            }
+            return answer.decision();
+        });
+        decision.whenComplete((ignored, ex) -> {
+            if (decision.isCancelled()) {
+                reply.cancel(false);
+            }
+        });
+        return decision;
+    }
+
+    /**
+     * Gives back an unused grant of {@code permits}, in one script call that keeps free + held = rate
+     * (see {@code refund.lua} for why not {@code RRateLimiter.release}).
+     * The stage fails with {@link IllegalArgumentException} for {@code permits <= 0} or more than the rate,
+     * as RRateLimiter's own release throws.
+     */
+    @Override
+    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+        if (permits <= 0 || permits > spec.rate()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(
+                    "Permits to give back must be between 1 and the rate (" + spec.rate() + ") but were " + permits));
+        }
+        return redisson.getScript(StringCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
+                LuaScripts.REFUND, RedissonCompatibility.LONG, script.keys(limiterName), script.refundArgument(permits))
+                .thenApply(refunded -> null);
+    }
+
+    /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
+    @Override
+    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
+        return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
+                LuaScripts.STATE, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArgument(spec))
+                .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
+                        Duration.ofMillis(((Number) reply.get(1)).longValue())));
+    }
+
+    /**
+     * Loads the backend's scripts into Redis's script cache (every master of a cluster), so that the first
+     * decisions find them there instead of paying Redis's {@code NOSCRIPT} answer and a load each: for a warm
+     * start, before an application takes traffic.
+     */
+    public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
+        RScript scripts = redisson.getScript(StringCodec.INSTANCE);
+        return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.REFUND).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.STATE).toCompletableFuture());
+    }
+
+    private static Throwable unwrap(Throwable ex) {
+        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
+    }
+
+    /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */
+    private void report(String limiterName, StoredConfig stored, StoredConfig declared, ConfigChangePolicy policy) {
+        String message = switch (policy) {
+            case UPDATE -> "Updated rate limiter '" + limiterName + "' from [" + stored + "] to [" + declared
+                    + "], keeping the grants of the current window (ratelimit.on-config-change=update)";
+            case RESET -> "Reset rate limiter '" + limiterName + "' from [" + stored + "] to [" + declared
+                    + "] with a full bucket (ratelimit.on-config-change=reset)";
+            case KEEP -> "Rate limiter '" + limiterName + "' keeps its stored config [" + stored
+                    + "] although [" + declared + "] is declared (ratelimit.on-config-change=keep); set "
+                    + "ratelimit.on-config-change=update or reset to apply the declared one";
+        };
+        boolean first = reportedChanges.size() < 1_000 && reportedChanges.add(stored + "->" + declared);
+        if (first && policy == ConfigChangePolicy.KEEP) {
+            logger.warn(message + " (further limiters with the same change are logged at DEBUG)");
+        }
+        else if (first) {
+            logger.info(message + " (further limiters with the same change are logged at DEBUG)");
+        }
+        else if (logger.isDebugEnabled()) {
+            logger.debug(message);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.redissonratelimit.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class AcquireScriptTest {
+
+    @Test
+    void grantIdsAreSixteenCharactersAndUniqueAcrossInstances() {
+        AcquireScript one = new AcquireScript("client");
+        AcquireScript other = new AcquireScript("client");
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(ids.add(one.nextGrantId())).isTrue();
+            assertThat(ids.add(other.nextGrantId())).isTrue();
+        }
+        assertThat(ids).allSatisfy(id -> assertThat(id).hasSize(16));
+    }
+
+    @Test
+    void keysAreRRateLimitersSharedAndPerClientOnes() {
+        assertThat(new AcquireScript("c1").keys("rl:{k}")).isEqualTo(List.of("rl:{k}", "rl:{k}:value",
+                "rl:{k}:value:c1", "rl:{k}:permits", "rl:{k}:permits:c1"));
+    }
+}
