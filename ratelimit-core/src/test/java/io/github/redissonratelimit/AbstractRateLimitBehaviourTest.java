@@ -479,7 +479,7 @@ abstract class AbstractRateLimitBehaviourTest {
             return first + second;
         }
 
-        @RateLimit(key = "first + second", rate = 1)
+        @RateLimit(key = "#first + #second", rate = 1)
         public String unused(String first, String second) {
             return first;
         }

@@ -5,9 +5,10 @@ import io.github.redissonratelimit.RateLimitExceededException;
 /**
  * (b) This project: an {@code @RateLimit(key = "#userId")} method called through its Spring proxy; (e) the
  * same with {@code ratelimit.pipelining.enabled=false}, to show what the pipelining adds; (f) the same with
- * {@code ratelimit.clock=client}, to show what stamping grants with Redis's clock costs.
+ * {@code ratelimit.clock=client}, to show what stamping grants with Redis's clock costs; (g) a new user on every
+ * call; (h) a method with two limits.
  */
-final class AnnotatedContender implements Contender {
+class AnnotatedContender implements Contender {
 
     private final AnnotatedService service;
     private final String id;
@@ -34,6 +35,17 @@ final class AnnotatedContender implements Contender {
                 + "with the caller's clock instead of Redis's `TIME` (reference: what reading `TIME` costs)");
     }
 
+    /** (h): a method with two limits, the user's and the region's. */
+    static Contender twoLimits(AnnotatedService service) {
+        return new AnnotatedContender(service, "h", "a method with two `@RateLimit` (the user's and one of 8 "
+                + "regions'), both allowing: one decision = one call deciding both limits") {
+            @Override
+            public boolean decide(int user) {
+                return allowed(() -> service.decideTwoLimits(Users.id(user), user % 8));
+            }
+        };
+    }
+
     @Override
     public String id() {
         return id;
@@ -46,8 +58,12 @@ final class AnnotatedContender implements Contender {
 
     @Override
     public boolean decide(int user) {
+        return allowed(() -> service.decide(Users.id(user)));
+    }
+
+    static boolean allowed(Runnable call) {
         try {
-            service.decide(Users.id(user));
+            call.run();
             return true;
         }
         catch (RateLimitExceededException ex) {

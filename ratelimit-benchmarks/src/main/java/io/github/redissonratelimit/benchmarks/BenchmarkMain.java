@@ -57,14 +57,18 @@ public final class BenchmarkMain {
                     ConfigurableApplicationContext withoutPipelining = BenchmarkApplication.start(redisson,
                             "ratelimit.pipelining.enabled=false");
                     ConfigurableApplicationContext clientClock = BenchmarkApplication.start(redisson,
-                            "ratelimit.clock=client")) {
+                            "ratelimit.clock=client");
+                    ConfigurableApplicationContext newUsers = BenchmarkApplication.start(redisson)) {
+                NewUserContender newUserContender = new NewUserContender(newUsers.getBean(AnnotatedService.class));
                 List<Contender> contenders = List.of(
                         new RawRateLimiterContender(redisson),
                         AnnotatedContender.defaults(app.getBean(AnnotatedService.class)),
                         new NaiveAspectContender(app.getBean(NaiveService.class)),
                         new Bucket4jContender(redisson),
                         AnnotatedContender.withoutPipelining(withoutPipelining.getBean(AnnotatedService.class)),
-                        AnnotatedContender.clientClock(clientClock.getBean(AnnotatedService.class)));
+                        AnnotatedContender.clientClock(clientClock.getBean(AnnotatedService.class)),
+                        newUserContender,
+                        AnnotatedContender.twoLimits(app.getBean(AnnotatedService.class)));
                 contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
 
                 for (Contender contender : contenders) {
@@ -96,6 +100,7 @@ public final class BenchmarkMain {
                     }
                 }
 
+                results.newUsers = newUserContender.users();
                 String flood = UUID.randomUUID().toString();
                 log("flood with local rejection");
                 results.floodWithShortcut = FloodScenario.run(app.getBean(AnnotatedService.class), "on-" + flood,
@@ -194,6 +199,7 @@ public final class BenchmarkMain {
         FloodScenario.Result floodWithShortcut;
         FloodScenario.Result floodWithoutShortcut;
         long localRejections;
+        long newUsers;
         Map<String, double[]> microbenchmarks;
         String loadAfter;
         Duration elapsed;

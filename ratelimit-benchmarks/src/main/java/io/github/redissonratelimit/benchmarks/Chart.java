@@ -12,7 +12,7 @@ import io.github.redissonratelimit.benchmarks.BenchmarkMain.Results;
  */
 final class Chart {
 
-    private static final String[] COLORS = { "#8c8c8c", "#2f7ed8", "#e4572e", "#76b041", "#9ec5ee", "#b07aa1" };
+    private static final String[] COLORS = { "#8c8c8c", "#2f7ed8", "#e4572e", "#76b041", "#9ec5ee", "#b07aa1", "#f2a541", "#4b3f72" };
     private static final int WIDTH = 760;
     private static final int HEIGHT = 420;
     private static final int LEFT = 80;
@@ -104,6 +104,8 @@ final class Chart {
             case "d" -> "(d) bucket4j";
             case "e" -> "(e) @RateLimit, no pipelining";
             case "f" -> "(f) @RateLimit, client clock";
+            case "g" -> "(g) @RateLimit, new user per call";
+            case "h" -> "(h) @RateLimit, two limits";
             default -> "(" + id + ")";
         };
     }

@@ -18,17 +18,20 @@ class BenchmarkMainSmokeTest {
 
         String markdown = Files.readString(report);
         assertThat(markdown).contains("quick mode", "| CPUs (`nproc`) |", "| Redis | 7.");
-        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)", "(e)", "(f)" }) {
+        for (String contender : new String[] { "(a)", "(b)", "(c)", "(d)", "(e)", "(f)", "(g)", "(h)" }) {
             assertThat(markdown).contains("| 1 | " + contender + " |", "| 4 | " + contender + " |");
         }
-        assertThat(markdown).contains("(b)/(a) ≥ 0.95", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.0",
+        assertThat(markdown).contains("(b)/(a) ≥ 1.0, ≥ 1.5 at 32 threads", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.4",
+                "(g)/(b) ≥ 0.9", "Round trips per first-sight decision of (g): **1.00** ✔",
+                "Round trips per two-limit call of (h), read as its p50 latency",
                 "Script calls per allowed decision of (b): **1.0", "| on (default) |", "| off |",
                 "`interceptorWithLocalRejection`", "`springProxy`");
         assertThat(markdown).doesNotContain("NaN");
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
-        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j", "(e) @RateLimit, no pipelining");
-        assertThat(svg.split("<rect ").length - 1).as("background, 12 bars, 6 legend boxes").isEqualTo(19);
+        assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j", "(e) @RateLimit, no pipelining",
+                "(g) @RateLimit, new user per call", "(h) @RateLimit, two limits");
+        assertThat(svg.split("<rect ").length - 1).as("background, 16 bars, 8 legend boxes").isEqualTo(25);
     }
 
     @Test

@@ -78,10 +78,11 @@ public @interface RateLimit {
     String window() default "";
 
     /**
-     * Whether all instances share one bucket or each Redisson client has its own. Left at the default,
-     * {@code ratelimit.defaults.mode} applies when set.
+     * Whether all instances share one bucket or each Redisson client has its own. A policy's
+     * {@code ratelimit.policies.<name>.mode} overrides it. {@link RateLimitMode#DEFAULT}: taken from the named
+     * policy or {@code ratelimit.defaults.mode}, else {@link RateLimitMode#OVERALL}.
      */
-    RateLimitMode mode() default RateLimitMode.OVERALL;
+    RateLimitMode mode() default RateLimitMode.DEFAULT;
 
     /**
      * Permits one call takes; at most the rate. 0: taken from the named policy or

@@ -10,7 +10,7 @@ import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
- * The limits of one call as they are decided one after the other: the grants so far, and how it
+ * The limits of one call as their answers are read in declaration order: the grants, and how the call
  * ended (passed, rejected by one limit, or failed). Used by one call at a time.
  */
 final class Acquisition {
@@ -42,6 +42,14 @@ final class Acquisition {
         rejectedBy = call;
         rejection = call.rejection(decision);
         return false;
+    }
+
+    /**
+     * A limit after the one that ended the call was granted too (the limits are asked at once): not an outcome
+     * of the call, only a grant to give back.
+     */
+    void grantedAfterTheEnd(LimitCall call) {
+        granted.add(call);
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.interceptor;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -102,42 +103,80 @@ abstract class RateLimitAspectSupport {
     }
 
     /**
-     * Decides every limit of a call, one after the other, and gives back the grants of a call that did not
-     * pass. The stage completes with the acquisition (its errors recorded in it); listeners are not told yet
-     * (see {@link #notifyListeners}), so that the caller tells them on its own thread.
+     * Decides every limit of a call and gives back the grants of a call that did not pass. The stage completes
+     * with the acquisition (its errors recorded in it); listeners are not told yet (see {@link #notifyListeners}),
+     * so that the caller tells them on its own thread.
+     *
+     * <p>The limits are asked at once, not one after the other, so that their commands share a pipeline and a
+     * call pays one round trip however many limits it has. Their answers are then read in declaration order,
+     * which gives the same outcome as asking in turn: the first limit that rejects (or whose failure ends the
+     * call) decides, the limits after it are not reported, and whatever they granted is given back. A limit
+     * whose answer is already known when it is asked (a rejection from memory) stops the asking there, as the
+     * sequential order would.
      */
     CompletionStage<Acquisition> acquire(List<LimitCall> calls) {
-        return decide(new Acquisition(calls), 0);
+        Acquisition acquisition = new Acquisition(calls);
+        int count = calls.size();
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Decision>[] decisions = new CompletableFuture[count];
+        long[] starts = new long[count];
+        int asked = 0;
+        boolean pending = false;
+        while (asked < count) {
+            LimitCall call = calls.get(asked);
+            starts[asked] = System.nanoTime();
+            CompletableFuture<Decision> decision = start(call).toCompletableFuture();
+            decisions[asked++] = decision;
+            if (!decision.isDone()) {
+                pending = true;
+            }
+            else if (!goesOn(call, decision)) {
+                break;
+            }
+        }
+        if (!pending) {
+            return settle(acquisition, decisions, starts, asked);
+        }
+        int settled = asked;
+        CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
+        return all.handle((ignored, ex) -> settle(acquisition, decisions, starts, settled))
+                .thenCompose(Function.identity());
     }
 
-    /**
-     * Decides the limits from {@code index} on. A decision that is already made when it is returned (a
-     * rejection answered from memory, an in-memory backend) is recorded on the spot, without chaining a stage.
-     */
-    private CompletionStage<Acquisition> decide(Acquisition acquisition, int index) {
-        List<LimitCall> calls = acquisition.calls();
-        for (int i = index; i < calls.size(); i++) {
-            LimitCall call = calls.get(i);
-            long start = System.nanoTime();
-            CompletionStage<Decision> decision = start(call);
-            if (!(decision instanceof CompletableFuture<Decision> made && made.isDone())) {
-                int next = i + 1;
-                return decision.handle((result, ex) -> record(acquisition, call, result, ex, start)
-                        ? decide(acquisition, next) : refund(acquisition)).thenCompose(Function.identity());
-            }
+    /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
+    private CompletionStage<Acquisition> settle(Acquisition acquisition, CompletableFuture<Decision>[] decisions,
+            long[] starts, int asked) {
+        boolean decided = false;
+        for (int i = 0; i < asked; i++) {
+            LimitCall call = acquisition.calls().get(i);
             Decision result = null;
             Throwable error = null;
             try {
-                result = made.join();
+                result = decisions[i].join();
             }
             catch (CompletionException | CancellationException ex) {
                 error = ex;
             }
-            if (!record(acquisition, call, result, error, start)) {
-                break;
+            if (decided) {
+                if (result != null && result.allowed()) {
+                    acquisition.grantedAfterTheEnd(call);
+                }
+            }
+            else if (!record(acquisition, call, result, error, starts[i])) {
+                decided = true;
             }
         }
         return refund(acquisition);
+    }
+
+    /** Whether a decision already made lets the next limits be asked. */
+    private boolean goesOn(LimitCall call, CompletableFuture<Decision> made) {
+        try {
+            return made.join().allowed();
+        }
+        catch (CompletionException | CancellationException ex) {
+            return unwrap(ex) instanceof RateLimitBackendUnavailableException && !deniesWithoutBackend(call.operation());
+        }
     }
 
     private CompletionStage<Decision> start(LimitCall call) {

@@ -1,35 +1,12 @@
 package io.github.redissonratelimit.key;
 
-import java.util.List;
-
 import io.github.redissonratelimit.RateLimitKeyException;
 
-
 /** A key expression parsed once for one method; {@link #evaluate} runs per call. */
-public final class KeyExpression {
-
-    private final MethodExpression expression;
+public final class KeyExpression extends DeclaredExpression {
 
     KeyExpression(MethodExpression expression) {
-        this.expression = expression;
-    }
-
-    /**
-     * Variables the expression reads that are neither a parameter name, {@code p<n>}/{@code a<n>} within
-     * the parameter count, {@code #root} nor {@code #this}: they would always be null. Empty when the
-     * parameter names are not known and only index variables are used correctly.
-     */
-    public List<String> unknownVariables() {
-        return expression.unknownVariables();
-    }
-
-    public String source() {
-        return expression.source;
-    }
-
-    /** Parameter names of the method, or {@code null} when the class was compiled without {@code -parameters}. */
-    public String[] parameterNames() {
-        return expression.parameterNames();
+        super(expression);
     }
 
     /** The key for one call; never null or blank. */
@@ -53,10 +30,5 @@ public final class KeyExpression {
                     "evaluated to an empty key", null);
         }
         return key;
-    }
-
-    @Override
-    public String toString() {
-        return expression.source;
     }
 }

@@ -1,22 +1,15 @@
 package io.github.redissonratelimit.key;
 
 import java.lang.reflect.Method;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
-import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -52,39 +45,12 @@ public final class KeyExpressionParser {
     }
 
     private MethodExpression parseFor(String expression, Method method, String methodDescription) {
-        Expression parsed = parser.parseExpression(expression);
+        SpelExpression parsed = parser.parseRaw(expression);
         String[] names = parameterNames.getParameterNames(method);
+        SpelNode ast = parsed.getAST();
         return new MethodExpression(expression, parsed, method, methodDescription, names, beanResolver,
-                unknownVariables(parsed, names, method.getParameterCount()));
-    }
-
-    /** Variables the expression reads that the call will not have (so they would always be null). */
-    private static List<String> unknownVariables(Expression expression, String[] names, int parameterCount) {
-        if (!(expression instanceof SpelExpression spel)) {
-            return List.of();
-        }
-        Set<String> referenced = new LinkedHashSet<>();
-        collectVariables(spel.getAST(), referenced);
-        List<String> unknown = new ArrayList<>();
-        for (String variable : referenced) {
-            boolean known = variable.equals("root") || variable.equals("this")
-                    || (names != null && Arrays.asList(names).contains(variable))
-                    || KeyEvaluationContext.indexVariable(variable) >= 0
-                            && KeyEvaluationContext.indexVariable(variable) < parameterCount;
-            if (!known) {
-                unknown.add(variable);
-            }
-        }
-        return List.copyOf(unknown);
-    }
-
-    private static void collectVariables(SpelNode node, Set<String> into) {
-        if (node instanceof VariableReference) {
-            into.add(node.toStringAST().substring(1));
-        }
-        for (int i = 0; i < node.getChildCount(); i++) {
-            collectVariables(node.getChild(i), into);
-        }
+                UnresolvedReferences.variables(ast, names, method.getParameterCount()),
+                UnresolvedReferences.rootProperties(ast));
     }
 
     /**

@@ -19,9 +19,11 @@ final class MethodExpression {
     private final String[] parameterNames;
     private final BeanResolver beanResolver;
     private final List<String> unknownVariables;
+    private final List<String> unknownRootProperties;
 
     MethodExpression(String source, Expression expression, Method method, String methodDescription,
-            String[] parameterNames, BeanResolver beanResolver, List<String> unknownVariables) {
+            String[] parameterNames, BeanResolver beanResolver, List<String> unknownVariables,
+            List<String> unknownRootProperties) {
         this.source = source;
         this.expression = expression;
         this.method = method;
@@ -29,6 +31,7 @@ final class MethodExpression {
         this.parameterNames = parameterNames;
         this.beanResolver = beanResolver;
         this.unknownVariables = unknownVariables;
+        this.unknownRootProperties = unknownRootProperties;
     }
 
     /** @throws RuntimeException whatever SpEL throws */
@@ -48,5 +51,9 @@ final class MethodExpression {
 
     List<String> unknownVariables() {
         return unknownVariables;
+    }
+
+    List<String> unknownRootProperties() {
+        return unknownRootProperties;
     }
 }

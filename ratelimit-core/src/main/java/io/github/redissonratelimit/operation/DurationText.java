@@ -4,10 +4,27 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
+
 /** Parses {@code PT1M}, {@code 500ms}, {@code 60s}, {@code 1m}, {@code 2h}, {@code 1d}. */
 final class DurationText {
 
     private DurationText() {
+    }
+
+    /**
+     * @param method how the error names the limited method
+     * @param examples what to write instead, e.g. {@code "500ms", "2s" or "PT1S"}
+     * @throws InvalidRateLimitException naming the attribute when the text is not a duration
+     */
+    static Duration parseAttribute(String text, String attribute, String method, String examples) {
+        try {
+            return parse(text);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidRateLimitException(method, attribute, ex.getMessage(), "write a duration such as "
+                    + examples, ex);
+        }
     }
 
     static Duration parse(String text) {

@@ -1,15 +1,19 @@
 package io.github.redissonratelimit.operation;
 
+import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.TreeSet;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -42,17 +46,30 @@ public class RateLimitDeclarationValidator implements SmartInitializingSingleton
             return;
         }
         for (String beanName : beanFactory.getBeanDefinitionNames()) {
-            Class<?> type = beanFactory.getType(beanName, false);
+            Class<?> type = userClass(beanName, beanFactory.getType(beanName, false));
             if (type != null) {
-                validate(ClassUtils.getUserClass(type));
+                validate(type);
             }
         }
         Set<String> unused = new TreeSet<>(policies.names());
-        unused.removeAll(operationSource.declaredNames());
+        unused.removeAll(operationSource.declaredLimits().names());
         for (String name : unused) {
             logger.warn(policies.describePolicyValue(name, "*") + " is configured, but no @RateLimit(name = \""
                     + name + "\") exists in the application context: check the name for typos");
         }
+    }
+
+    /**
+     * The class whose methods carry the bean's limits. A JDK proxy shows only its interfaces, and its methods
+     * have no parameter names: the class behind it is validated when the bean exists; otherwise its limits
+     * are validated when it is proxied and called.
+     */
+    private Class<?> userClass(String beanName, Class<?> type) {
+        if (type == null || !Proxy.isProxyClass(type)) {
+            return type == null ? null : ClassUtils.getUserClass(type);
+        }
+        Object bean = beanFactory instanceof SingletonBeanRegistry singletons ? singletons.getSingleton(beanName) : null;
+        return bean == null || bean instanceof FactoryBean ? null : AopProxyUtils.ultimateTargetClass(bean);
     }
 
     /** Builds (and so validates) the operations of every method of {@code type}. */

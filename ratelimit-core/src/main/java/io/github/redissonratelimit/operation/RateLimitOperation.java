@@ -11,7 +11,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * One {@code @RateLimit} as it applies to one method, validated and with its expressions parsed.
- * Built once per method by a {@link RateLimitOperationSource}.
+ * Built once per method by a {@link RateLimitOperationSource}, through a {@link Builder}.
  */
 public final class RateLimitOperation {
 
@@ -30,47 +30,29 @@ public final class RateLimitOperation {
     private final ConditionExpression skipIf;
     private final FallbackMethod fallback;
 
-    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
-            String message) {
-        this(method, name, key, spec, permits, message, null, "annotation");
-    }
-
-    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
-            String message, String policyName, String source) {
-        this(method, name, key, spec, permits, message, policyName, source, BackendErrorPolicy.DEFAULT);
-    }
-
-    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
-            String message, String policyName, String source, BackendErrorPolicy backendErrorPolicy) {
-        this(method, name, key, spec, permits, message, policyName, source, backendErrorPolicy, name, Duration.ZERO,
-                null, null, null);
+    private RateLimitOperation(Builder builder) {
+        this.method = Objects.requireNonNull(builder.method, "method");
+        this.name = Objects.requireNonNull(builder.name, "name");
+        this.key = builder.key;
+        this.spec = Objects.requireNonNull(builder.spec, "spec");
+        this.permits = builder.permits;
+        this.message = Objects.requireNonNull(builder.message, "message");
+        this.policyName = builder.policyName;
+        this.source = Objects.requireNonNull(builder.source, "source");
+        this.backendErrorPolicy = Objects.requireNonNull(builder.backendErrorPolicy, "backendErrorPolicy");
+        this.displayName = builder.displayName != null ? builder.displayName : name;
+        this.waitTimeout = Objects.requireNonNull(builder.waitTimeout, "waitTimeout");
+        this.condition = builder.condition;
+        this.skipIf = builder.skipIf;
+        this.fallback = builder.fallback;
     }
 
     /**
-     * @param displayName the short name clients see (HTTP headers)
-     * @param waitTimeout how long a call may wait for its permits; zero rejects at once
-     * @param condition the limit applies only when true; may be null
-     * @param skipIf the limit does not apply when true; may be null
-     * @param fallback called instead of throwing on rejection; may be null
+     * An operation limiting {@code method} to {@code spec} under {@code name}: one permit a call, no key
+     * expression, no waiting, no conditions and no fallback until set otherwise.
      */
-    public RateLimitOperation(String method, String name, KeyExpression key, LimitSpec spec, long permits,
-            String message, String policyName, String source, BackendErrorPolicy backendErrorPolicy,
-            String displayName, Duration waitTimeout, ConditionExpression condition, ConditionExpression skipIf,
-            FallbackMethod fallback) {
-        this.backendErrorPolicy = Objects.requireNonNull(backendErrorPolicy, "backendErrorPolicy");
-        this.method = Objects.requireNonNull(method, "method");
-        this.name = Objects.requireNonNull(name, "name");
-        this.key = key;
-        this.spec = Objects.requireNonNull(spec, "spec");
-        this.permits = permits;
-        this.message = Objects.requireNonNull(message, "message");
-        this.policyName = policyName;
-        this.source = Objects.requireNonNull(source, "source");
-        this.displayName = Objects.requireNonNull(displayName, "displayName");
-        this.waitTimeout = Objects.requireNonNull(waitTimeout, "waitTimeout");
-        this.condition = condition;
-        this.skipIf = skipIf;
-        this.fallback = fallback;
+    public static Builder builder(String method, String name, LimitSpec spec) {
+        return new Builder(method, name, spec);
     }
 
     /** The declared {@code name}, under which a policy may be configured; {@code null} when none was declared. */
@@ -171,5 +153,99 @@ public final class RateLimitOperation {
                 + (permits == 1 ? "" : ", permits=" + permits)
                 + (waitTimeout.isZero() ? "" : ", waitTimeout=" + waitTimeout)
                 + (fallback == null ? "" : ", fallback=" + fallback) + ") on " + method;
+    }
+
+    /** Collects the values of one {@link RateLimitOperation}; {@link #build()} checks the required ones. */
+    public static final class Builder {
+
+        private final String method;
+        private final String name;
+        private final LimitSpec spec;
+        private KeyExpression key;
+        private long permits = 1;
+        private String message = "Too many requests";
+        private String policyName;
+        private String source = "annotation";
+        private BackendErrorPolicy backendErrorPolicy = BackendErrorPolicy.DEFAULT;
+        private String displayName;
+        private Duration waitTimeout = Duration.ZERO;
+        private ConditionExpression condition;
+        private ConditionExpression skipIf;
+        private FallbackMethod fallback;
+
+        private Builder(String method, String name, LimitSpec spec) {
+            this.method = method;
+            this.name = name;
+            this.spec = spec;
+        }
+
+        /** @param key evaluated per call; {@code null} (the default) makes one limit for the whole name */
+        public Builder key(KeyExpression key) {
+            this.key = key;
+            return this;
+        }
+
+        /** Permits one call takes; 1 unless set. */
+        public Builder permits(long permits) {
+            this.permits = permits;
+            return this;
+        }
+
+        /** The rejection's message; {@code Too many requests} unless set. */
+        public Builder message(String message) {
+            this.message = message;
+            return this;
+        }
+
+        /** @param policyName the declared {@code name}; {@code null} (the default) when none was declared */
+        public Builder policyName(String policyName) {
+            this.policyName = policyName;
+            return this;
+        }
+
+        /** Where the values came from, e.g. {@code annotation+defaults}; {@code annotation} unless set. */
+        public Builder source(String source) {
+            this.source = source;
+            return this;
+        }
+
+        public Builder backendErrorPolicy(BackendErrorPolicy backendErrorPolicy) {
+            this.backendErrorPolicy = backendErrorPolicy;
+            return this;
+        }
+
+        /** The short name clients see (HTTP headers); the name unless set. */
+        public Builder displayName(String displayName) {
+            this.displayName = displayName;
+            return this;
+        }
+
+        /** How long a call may wait for its permits; zero (the default) rejects at once. */
+        public Builder waitTimeout(Duration waitTimeout) {
+            this.waitTimeout = waitTimeout;
+            return this;
+        }
+
+        /** @param condition the limit applies only when true; may be null */
+        public Builder condition(ConditionExpression condition) {
+            this.condition = condition;
+            return this;
+        }
+
+        /** @param skipIf the limit does not apply when true; may be null */
+        public Builder skipIf(ConditionExpression skipIf) {
+            this.skipIf = skipIf;
+            return this;
+        }
+
+        /** @param fallback called instead of throwing on rejection; may be null */
+        public Builder fallback(FallbackMethod fallback) {
+            this.fallback = fallback;
+            return this;
+        }
+
+        public RateLimitOperation build() {
+            return new RateLimitOperation(this);
+        }
     }
 }

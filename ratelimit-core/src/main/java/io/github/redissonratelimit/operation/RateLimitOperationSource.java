@@ -1,9 +1,9 @@
 package io.github.redissonratelimit.operation;
 
 import java.lang.reflect.Method;
-import java.util.Collection;
 import java.util.List;
-import java.util.Set;
+
+import io.github.redissonratelimit.InvalidRateLimitException;
 
 /** Which rate limits apply to a method; answers from a cache after the first call per method. */
 public interface RateLimitOperationSource {
@@ -15,18 +15,13 @@ public interface RateLimitOperationSource {
      */
     List<RateLimitOperation> getOperations(Method method, Class<?> targetClass);
 
-    /** The {@code name}s declared by the annotations seen so far (policies may be configured under them). */
-    default Set<String> declaredNames() {
-        return Set.of();
-    }
-
     /** A quick pre-check: false when no method of the class can carry a limit. */
     default boolean isCandidateClass(Class<?> targetClass) {
         return true;
     }
 
-    /** The limits known so far (for monitoring); empty when the source does not keep them. */
-    default Collection<RateLimitOperation> declaredOperations() {
-        return List.of();
+    /** The limits and names found so far (for monitoring and checks); empty when the source does not keep them. */
+    default DeclaredRateLimits declaredLimits() {
+        return new DeclaredRateLimits();
     }
 }

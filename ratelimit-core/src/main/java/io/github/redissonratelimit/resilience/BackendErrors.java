@@ -17,7 +17,7 @@ import org.redisson.client.RedisException;
  * 'maxmemory'. script: ..., on @user_script:1.}). So the error code decides first: a reply starting with one
  * of the {@linkplain #REFUSALS refusal codes} is Redis's state, not our script, wherever it was raised.
  */
-public final class BackendErrors {
+final class BackendErrors {
 
     /**
      * Error codes of Redis refusing a command for a state of its own, which passes without a change on our
@@ -46,7 +46,7 @@ public final class BackendErrors {
      * {@code NOREPLICAS}, {@code MISCONF}, also when raised inside a script), any other Redis error not raised by
      * a script, a shut down client, and cancellation.
      */
-    public static boolean isBackendError(Throwable error) {
+    static boolean isBackendError(Throwable error) {
         if (error instanceof TimeoutException || error instanceof CancellationException) {
             return true;
         }

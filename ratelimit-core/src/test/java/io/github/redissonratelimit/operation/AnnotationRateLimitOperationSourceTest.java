@@ -84,6 +84,22 @@ class AnnotationRateLimitOperationSourceTest {
         @RateLimit(key = "#root.methodName + #this.toString()", rate = 1)
         public void rootAndThis() {
         }
+
+        @RateLimit(key = "methodName + ':' + args[0] + #p0.length()", rate = 1)
+        public void rootProperties(String first) {
+        }
+
+        @RateLimit(key = "first + second", rate = 1)
+        public void parametersWithoutHash(String first, String second) {
+        }
+
+        @RateLimit(key = "#first + 'x'.concat(secnd)", rate = 1)
+        public void misspeltWithoutHash(String first, String second) {
+        }
+
+        @RateLimit(rate = 1, skipIf = "amount > 100")
+        public void conditionWithoutHash(long amount) {
+        }
     }
 
     private static List<RateLimitOperation> operations(RateLimitPolicies policies, String method) {
@@ -154,9 +170,41 @@ class AnnotationRateLimitOperationSourceTest {
         assertThat(rateOnly.spec().mode()).isEqualTo(RateLimitMode.PER_CLIENT);
         assertThat(rateOnly.source()).isEqualTo("annotation+defaults");
 
-        // an attribute written with its default value counts as not set (documented)
-        assertThat(operation(policies, "explicitOverall").spec().mode()).isEqualTo(RateLimitMode.PER_CLIENT);
+        // a numeric attribute left at 0 counts as not set (documented)
         assertThat(operation(policies, "nothing").spec().rate()).isEqualTo(99);
+    }
+
+    @Test
+    void aModeWrittenOnTheAnnotationWinsOverTheDefaultsEvenOverall() {
+        MapPolicies policies = new MapPolicies(Map.of(),
+                new PolicyValues(null, null, RateLimitMode.PER_CLIENT, null, null), false);
+
+        RateLimitOperation explicitOverall = operation(policies, "explicitOverall");
+        assertThat(explicitOverall.spec().mode()).isEqualTo(RateLimitMode.OVERALL);
+        assertThat(explicitOverall.source()).isEqualTo("annotation");
+        assertThat(operation(policies, "rateOnly").spec().mode()).isEqualTo(RateLimitMode.PER_CLIENT);
+        assertThat(operation(RateLimitPolicies.NONE, "rateOnly").spec().mode()).isEqualTo(RateLimitMode.OVERALL);
+    }
+
+    @Test
+    void aPolicyModeWinsOverTheAnnotationUnlessItIsDefault() {
+        assertThat(operation(policies(Map.of("order-submit", new PolicyValues(null, null, RateLimitMode.PER_CLIENT,
+                null, true))), "named").spec().mode()).isEqualTo(RateLimitMode.PER_CLIENT);
+        MapPolicies unset = new MapPolicies(Map.of("order-submit", new PolicyValues(null, null, RateLimitMode.DEFAULT,
+                null, true)), new PolicyValues(null, null, RateLimitMode.PER_CLIENT, null, null), false);
+        assertThat(operation(unset, "named").spec().mode()).isEqualTo(RateLimitMode.PER_CLIENT);
+    }
+
+    @Test
+    void defaultIsNotAModeTheDefaultsCanHave() {
+        MapPolicies policies = new MapPolicies(Map.of(),
+                new PolicyValues(null, null, RateLimitMode.DEFAULT, null, null), false);
+
+        assertThatThrownBy(() -> operation(policies, "rateOnly"))
+                .isInstanceOfSatisfying(InvalidRateLimitException.class, ex -> {
+                    assertThat(ex.getAttribute()).isEqualTo("ratelimit.defaults.mode");
+                    assertThat(ex.getFix()).contains("OVERALL or PER_CLIENT");
+                });
     }
 
     @Test
@@ -209,6 +257,29 @@ class AnnotationRateLimitOperationSourceTest {
     }
 
     @Test
+    void parametersWrittenWithoutHashFailNamingTheFix() {
+        assertThat(operation(RateLimitPolicies.NONE, "rootProperties").key().source()).startsWith("methodName");
+        assertThatThrownBy(() -> operation(RateLimitPolicies.NONE, "parametersWithoutHash"))
+                .isInstanceOfSatisfying(InvalidRateLimitException.class, ex -> {
+                    assertThat(ex.getMethod()).endsWith("Service.parametersWithoutHash(String, String)");
+                    assertThat(ex.getAttribute()).isEqualTo("key");
+                    assertThat(ex.getProblem()).contains("\"first + second\"").contains("first, second");
+                    assertThat(ex.getFix()).isEqualTo("write #first, #second");
+                });
+        assertThatThrownBy(() -> operation(RateLimitPolicies.NONE, "misspeltWithoutHash"))
+                .isInstanceOfSatisfying(InvalidRateLimitException.class, ex -> {
+                    assertThat(ex.getAttribute()).isEqualTo("key");
+                    assertThat(ex.getProblem()).contains("secnd");
+                    assertThat(ex.getFix()).contains("#first, #second, #p0..#p1");
+                });
+        assertThatThrownBy(() -> operation(RateLimitPolicies.NONE, "conditionWithoutHash"))
+                .isInstanceOfSatisfying(InvalidRateLimitException.class, ex -> {
+                    assertThat(ex.getAttribute()).isEqualTo("skipIf");
+                    assertThat(ex.getFix()).isEqualTo("write #amount");
+                });
+    }
+
+    @Test
     void recordsDeclaredNames() {
         AnnotationRateLimitOperationSource source = new AnnotationRateLimitOperationSource(
                 new io.github.redissonratelimit.key.KeyExpressionParser(), RateLimitPolicies.NONE);
@@ -220,6 +291,6 @@ class AnnotationRateLimitOperationSourceTest {
                 // some methods are invalid on purpose
             }
         }
-        assertThat(source.declaredNames()).contains("order-submit", "bulk", "from-properties-only");
+        assertThat(source.declaredLimits().names()).contains("order-submit", "bulk", "from-properties-only");
     }
 }

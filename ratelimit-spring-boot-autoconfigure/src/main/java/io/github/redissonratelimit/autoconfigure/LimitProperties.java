@@ -68,4 +68,12 @@ public class LimitProperties {
                     + " (" + rate + ")");
         }
     }
+
+    /** As {@link #validate}, for {@code ratelimit.defaults.*}, where 'default' is no mode. */
+    void validateAsDefaults(PropertyErrors errors) {
+        validate(errors);
+        errors.require(mode != RateLimitMode.DEFAULT, "mode", "'default'",
+                "must be 'overall' or 'per-client' (or unset for 'overall')",
+                "'default' means \"not set\" on an annotation or policy");
+    }
 }

@@ -304,7 +304,7 @@ public class RateLimitProperties implements Validator {
                 "backendTimeout", backendTimeout, "must be positive, e.g. 100ms,");
         errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
                 "must be an HTTP error status such as 503 or 429");
-        errors.group("defaults", defaults::validate);
+        errors.group("defaults", defaults::validateAsDefaults);
         policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
         errors.group("localRejection", localRejection::validate);
         errors.group("pipelining", pipelining::validate);

@@ -38,6 +38,18 @@ class StartupValidationTest {
         }
     }
 
+    public static class ParametersWithoutHash {
+        @RateLimit(key = "first + ':' + second", rate = 5)
+        public void call(String first, String second) {
+        }
+    }
+
+    public static class ParameterWithoutHashInCondition {
+        @RateLimit(rate = 5, condition = "amount > 100")
+        public void call(long amount) {
+        }
+    }
+
     public static class PermitsAboveRate {
         @RateLimit(rate = 2, permits = 3)
         public void call() {
@@ -104,6 +116,27 @@ class StartupValidationTest {
     }
 
     @Test
+    void aParameterWrittenWithoutHashFailsNamingTheFix() {
+        runner.withBean(ParametersWithoutHash.class).run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining("Invalid @RateLimit on " + ParametersWithoutHash.class.getName()
+                        + ".call(String, String): key \"first + ':' + second\"")
+                .hasStackTraceContaining("Fix: write #first, #second"));
+        runner.withBean(ParameterWithoutHashInCondition.class).run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining(ParameterWithoutHashInCondition.class.getName()
+                        + ".call(long): condition \"amount > 100\"")
+                .hasStackTraceContaining("Fix: write #amount"));
+    }
+
+    @Test
+    void defaultIsNotAModeTheDefaultsCanHave() {
+        runner.withPropertyValues("ratelimit.defaults.mode=default").run(context -> assertThat(context)
+                .hasFailed().getFailure().hasStackTraceContaining("ratelimit.defaults.mode must be 'overall' or "
+                        + "'per-client'"));
+        runner.withPropertyValues("ratelimit.defaults.mode=per-client").run(context -> assertThat(context)
+                .hasNotFailed());
+    }
+
+    @Test
     void lazyBeansAreValidatedAtStartupToo() {
         runner.withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
                 .run(context -> assertThat(context).hasFailed().getFailure()
@@ -140,21 +173,29 @@ class StartupValidationTest {
 
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, AopAutoConfiguration.class })
-    static class BrokenApp {
+    static class App {
         @Bean
         RedissonClient redissonClient() {
             return NoRedis.redissonClient();
-        }
-
-        @Bean
-        PermitsAboveRate permitsAboveRate() {
-            return new PermitsAboveRate();
         }
     }
 
     @Test
     void theFailureAnalyzerExplainsTheFailure(CapturedOutput output) {
-        SpringApplication application = new SpringApplication(BrokenApp.class);
+        assertFailureReport(output, PermitsAboveRate.class, "call()", "permits",
+                "permits (3) exceeds rate (2), so no call could ever be allowed", "lower permits or raise rate.");
+    }
+
+    @Test
+    void theFailureAnalyzerExplainsAParameterWrittenWithoutHash(CapturedOutput output) {
+        assertFailureReport(output, ParametersWithoutHash.class, "call(String, String)", "key",
+                "key \"first + ':' + second\" reads first, second without '#'", "write #first, #second.");
+    }
+
+    /** Starts an application with {@code invalidBean}, and checks the failure report is what the user reads. */
+    private static void assertFailureReport(CapturedOutput output, Class<?> invalidBean, String method,
+            String attribute, String problem, String fix) {
+        SpringApplication application = new SpringApplication(App.class, invalidBean);
         application.setWebApplicationType(WebApplicationType.NONE);
         try {
             application.run();
@@ -163,8 +204,7 @@ class StartupValidationTest {
             // the failure report is what the user reads
         }
         assertThat(output).contains("APPLICATION FAILED TO START", "A @RateLimit declaration is invalid.",
-                "Method:    " + PermitsAboveRate.class.getName() + ".call()", "Attribute: permits",
-                "Problem:   permits (3) exceeds rate (2), so no call could ever be allowed",
-                "Fix the declaration: lower permits or raise rate.");
+                "Method:    " + invalidBean.getName() + "." + method, "Attribute: " + attribute,
+                "Problem:   " + problem, "Fix the declaration: " + fix);
     }
 }

@@ -38,7 +38,7 @@ public class RateLimitsEndpoint {
 
     @ReadOperation
     public LimitsDescriptor limits() {
-        return new LimitsDescriptor(operationSource.declaredOperations().stream()
+        return new LimitsDescriptor(operationSource.declaredLimits().operations().stream()
                 .sorted(Comparator.comparing(RateLimitOperation::name).thenComparing(RateLimitOperation::method))
                 .map(LimitDescriptor::of).toList());
     }
@@ -46,8 +46,7 @@ public class RateLimitsEndpoint {
     /** @return null (404) when no declared limit has that name */
     @ReadOperation
     public LimitStateDescriptor limit(@Selector String name, @Selector(match = Match.ALL_REMAINING) String[] key) {
-        List<RateLimitOperation> operations = operationSource.declaredOperations().stream()
-                .filter(operation -> operation.name().equals(name) || operation.displayName().equals(name)).toList();
+        List<RateLimitOperation> operations = operationSource.declaredLimits().named(name);
         if (operations.isEmpty()) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.api.RedissonClient;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
@@ -92,6 +94,54 @@ class RateLimitsEndpointTest {
                     .andExpect(jsonPath("$.limits[1].intervalMillis").value(1000))
                     .andExpect(jsonPath("$.limits[1].mode").value("PER_CLIENT"))
                     .andExpect(jsonPath("$.limits[1].fallback").value("busy()"));
+        });
+    }
+
+    public interface Quotes {
+
+        @RateLimit(key = "#symbol", rate = 3)
+        String quote(String symbol);
+
+        String history(String symbol);
+    }
+
+    public static class QuoteService implements Quotes {
+
+        @Override
+        public String quote(String symbol) {
+            return "quote";
+        }
+
+        @Override
+        @RateLimit(rate = 2)
+        public String history(String symbol) {
+            return "history";
+        }
+    }
+
+    @Test
+    void listsEachLimitOfAnInterfaceProxiedBeanOnce() {
+        runner().withPropertyValues("spring.aop.proxy-target-class=false").withBean(QuoteService.class).run(context -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            assertThat(AopUtils.isJdkDynamicProxy(quotes)).isTrue();
+            quotes.quote("ACME");
+            quotes.history("ACME");
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+
+            mvc.perform(get("/actuator/ratelimits"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.limits.length()").value(4))
+                    .andExpect(jsonPath("$.limits[0].name").value(Orders.class.getName() + ".submit"))
+                    .andExpect(jsonPath("$.limits[1].name").value(QuoteService.class.getName() + ".history"))
+                    .andExpect(jsonPath("$.limits[1].method").value(QuoteService.class.getName() + ".history(String)"))
+                    .andExpect(jsonPath("$.limits[2].name").value(QuoteService.class.getName() + ".quote"))
+                    .andExpect(jsonPath("$.limits[2].method").value(QuoteService.class.getName() + ".quote(String)"))
+                    .andExpect(jsonPath("$.limits[2].key").value("#symbol"))
+                    .andExpect(jsonPath("$.limits[3].name").value("order-details"));
+            mvc.perform(get("/actuator/ratelimits/QuoteService.quote/ACME"))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.limits.length()").value(1))
+                    .andExpect(jsonPath("$.availablePermits").value(2));
         });
     }
 

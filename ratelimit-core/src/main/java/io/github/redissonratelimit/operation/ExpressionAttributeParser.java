@@ -1,0 +1,102 @@
+package io.github.redissonratelimit.operation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.springframework.expression.ParseException;
+
+import io.github.redissonratelimit.InvalidRateLimitException;
+import io.github.redissonratelimit.key.ConditionExpression;
+import io.github.redissonratelimit.key.DeclaredExpression;
+import io.github.redissonratelimit.key.KeyExpression;
+import io.github.redissonratelimit.key.KeyExpressionParser;
+
+/**
+ * Parses the SpEL attributes of a declaration ({@code key}, {@code condition}, {@code skipIf}) for the
+ * method they belong to, and refuses what could never evaluate: invalid SpEL, variables the method does not
+ * have, parameters written without {@code #}.
+ */
+final class ExpressionAttributeParser {
+
+    private final KeyExpressionParser parser;
+
+    ExpressionAttributeParser(KeyExpressionParser parser) {
+        this.parser = parser;
+    }
+
+    /** @return {@code null} when no key is declared */
+    KeyExpression key(String expression, LimitedMethod method) {
+        if (expression == null) {
+            return null;
+        }
+        String description = method.description();
+        KeyExpression key;
+        try {
+            key = parser.parse(expression, method.method(), description);
+        }
+        catch (ParseException ex) {
+            throw notSpel("key", expression, "'order:' + #userId", description, ex);
+        }
+        return resolvable(key, "key", method, "use a constant, a @bean reference or remove the key");
+    }
+
+    /** @return {@code null} when the attribute is not declared */
+    ConditionExpression condition(String expression, String attribute, LimitedMethod method) {
+        if (expression == null) {
+            return null;
+        }
+        String description = method.description();
+        ConditionExpression condition;
+        try {
+            condition = parser.parseCondition(expression, attribute, method.method(), description);
+        }
+        catch (ParseException ex) {
+            throw notSpel(attribute, expression, "#userId != 'admin'", description, ex);
+        }
+        return resolvable(condition, attribute, method, "use a constant or a @bean reference");
+    }
+
+    private static InvalidRateLimitException notSpel(String attribute, String expression, String example,
+            String description, ParseException ex) {
+        return new InvalidRateLimitException(description, attribute, "\"" + expression + "\" is not valid SpEL ("
+                + ex.getMessage() + ")", "correct the expression, e.g. " + attribute + " = \"" + example
+                        + "\"; string literals need single quotes", ex);
+    }
+
+    /**
+     * @param withoutParameters the fix when the method has no parameters to refer to
+     * @throws InvalidRateLimitException naming what the expression reads that no call has, and what it can read
+     */
+    private static <E extends DeclaredExpression> E resolvable(E expression, String attribute, LimitedMethod method,
+            String withoutParameters) {
+        List<String> variables = expression.unknownVariables();
+        List<String> bareNames = expression.unknownRootProperties();
+        if (variables.isEmpty() && bareNames.isEmpty()) {
+            return expression;
+        }
+        String[] parameters = expression.parameterNames();
+        if (variables.isEmpty() && parameters != null && List.of(parameters).containsAll(bareNames)) {
+            throw new InvalidRateLimitException(method.description(), attribute, "\"" + expression.source()
+                    + "\" reads " + String.join(", ", bareNames) + " without '#': names without '#' are properties "
+                    + "of the root object (methodName, args, target, ...), not parameters, and every call would fail "
+                    + "(SpEL EL1008E)",
+                    "write " + asVariables(bareNames.stream()), null);
+        }
+        List<String> unknown = new ArrayList<>(variables.stream().map(variable -> "#" + variable).toList());
+        unknown.addAll(bareNames);
+        int count = method.method().getParameterCount();
+        String indexes = "#p0..#p" + (count - 1);
+        String fix = count == 0 ? "the method has no parameters: " + withoutParameters
+                : "use one of its parameters: " + (parameters == null ? indexes
+                        + " (parameter names are not available: compile with -parameters to use them)"
+                        : asVariables(Stream.of(parameters)) + ", " + indexes);
+        throw new InvalidRateLimitException(method.description(), attribute, "\"" + expression.source()
+                + "\" refers to " + String.join(", ", unknown) + ", which the method does not have", fix, null);
+    }
+
+    private static String asVariables(Stream<String> names) {
+        return names.map(name -> "#" + name).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,159 @@
+package io.github.redissonratelimit.operation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.redissonratelimit.InvalidRateLimitException;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.LimitedMethod.DefaultName;
+
+/**
+ * Turns the declarations of one method into its operations: merges each with its policy and the defaults,
+ * validates the result and parses its expressions, so that a declaration that cannot work fails at startup.
+ *
+ * <p>Each value comes from, in order: the limit's policy ({@link RateLimitPolicies#policy}, found by the
+ * declared {@code name}), the declaration, the policies' defaults, the built-in default. A policy with
+ * {@code enabled = false} removes the limit.
+ */
+final class RateLimitOperationFactory {
+
+    private final RateLimitPolicies policies;
+    private final ExpressionAttributeParser expressions;
+
+    RateLimitOperationFactory(KeyExpressionParser keyParser, RateLimitPolicies policies) {
+        this.policies = policies;
+        this.expressions = new ExpressionAttributeParser(keyParser);
+    }
+
+    /**
+     * @param unnamed the name of a limit declared without one
+     * @return the operations in declaration order, without those their policy disables
+     * @throws InvalidRateLimitException for the first declaration that cannot work
+     */
+    List<RateLimitOperation> create(List<RateLimitDeclaration> declarations, LimitedMethod method,
+            DefaultName unnamed) {
+        List<RateLimitOperation> operations = new ArrayList<>(declarations.size());
+        for (RateLimitDeclaration declaration : declarations) {
+            PolicyValues policy = policy(declaration.name(), method);
+            if (policy == null || !policy.isDisabled()) {
+                operations.add(create(declaration, policy, method, unnamed));
+            }
+        }
+        SharedLimiterCheck.requireDistinct(operations, method.description());
+        return List.copyOf(operations);
+    }
+
+    private PolicyValues policy(String declaredName, LimitedMethod method) {
+        PolicyValues policy = declaredName == null ? null : policies.policy(declaredName);
+        if (policy == null && declaredName != null && policies.policiesRequired()) {
+            throw new InvalidRateLimitException(method.description(), "name", "\"" + declaredName + "\" has no "
+                    + "policy configured, and policies are required", "configure "
+                            + policies.describePolicyValue(declaredName, "rate") + " (and interval), or fix the name; "
+                            + "configured policies: " + policies.names(), null);
+        }
+        return policy;
+    }
+
+    private RateLimitOperation create(RateLimitDeclaration declaration, PolicyValues policy, LimitedMethod method,
+            DefaultName unnamed) {
+        String description = method.description();
+        String declaredName = declaration.name();
+        ValueResolver values = new ValueResolver(declaredName, policy, policies);
+        Sourced<Long> rate = rate(declaration, values, description);
+        Sourced<Duration> interval = values.resolve("interval", PolicyValues::interval,
+                declaration.window().toDuration(description), Duration.ofSeconds(1));
+        if (interval.value().toMillis() <= 0) {
+            throw new InvalidRateLimitException(description, interval.origin(), "must be at least 1ms but was "
+                    + interval.value(), "Redis keeps time in milliseconds: use a window of at least 1ms", null);
+        }
+        Sourced<RateLimitMode> mode = mode(declaration, values, description);
+        Sourced<Long> permits = permits(declaration, values, rate, description);
+        return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(),
+                        new LimitSpec(rate.value(), interval.value(), mode.value()))
+                .key(expressions.key(declaration.key(), method))
+                .permits(permits.value())
+                .message(declaration.message())
+                .policyName(declaredName)
+                .source(values.source())
+                .backendErrorPolicy(onBackendError(policy, declaration))
+                .displayName(declaredName != null ? declaredName : unnamed.displayName())
+                .waitTimeout(declaration.waitTimeout() == null ? Duration.ZERO
+                        : DurationText.parseAttribute(declaration.waitTimeout(), "waitTimeout", description,
+                                "\"500ms\", \"2s\" or \"PT1S\", or leave it empty to reject at once"))
+                .condition(expressions.condition(declaration.condition(), "condition", method))
+                .skipIf(expressions.condition(declaration.skipIf(), "skipIf", method))
+                .fallback(declaration.fallback() == null ? null
+                        : FallbackMethod.resolve(method.userClass(), method.method(), declaration.fallback(), description))
+                .build();
+    }
+
+    private Sourced<Long> rate(RateLimitDeclaration declaration, ValueResolver values, String description) {
+        if (declaration.rate() < 0) {
+            throw new InvalidRateLimitException(description, "rate", "must be greater than 0 but was "
+                    + declaration.rate(), "declare how many calls a window allows, e.g. "
+                            + "@RateLimit(rate = 10, interval = 1)", null);
+        }
+        Sourced<Long> rate = values.resolve("rate", PolicyValues::rate, positive(declaration.rate()), null);
+        if (rate == null) {
+            throw new InvalidRateLimitException(description, "rate", "is not set",
+                    "declare how many calls a window allows, e.g. @RateLimit(rate = 10, interval = 1)"
+                            + (declaration.name() == null ? ""
+                                    : ", or set " + policies.describePolicyValue(declaration.name(), "rate")),
+                    null);
+        }
+        if (rate.value() <= 0) {
+            throw new InvalidRateLimitException(description, rate.origin(), "must be greater than 0 but was "
+                    + rate.value(), "configure a positive rate", null);
+        }
+        return rate;
+    }
+
+    /** {@code DEFAULT} leaves the mode to the next source; the defaults, being the last, must name one. */
+    private Sourced<RateLimitMode> mode(RateLimitDeclaration declaration, ValueResolver values, String description) {
+        if (policies.defaults().mode() == RateLimitMode.DEFAULT) {
+            throw new InvalidRateLimitException(description, policies.describeDefault("mode"), "is DEFAULT, which "
+                    + "would leave the mode of every limit that sets none undecided",
+                    "set it to OVERALL or PER_CLIENT, or leave it unset for OVERALL", null);
+        }
+        return values.resolve("mode", policy -> declared(policy.mode()), declared(declaration.mode()),
+                RateLimitMode.OVERALL);
+    }
+
+    private static RateLimitMode declared(RateLimitMode mode) {
+        return mode == RateLimitMode.DEFAULT ? null : mode;
+    }
+
+    private static Sourced<Long> permits(RateLimitDeclaration declaration, ValueResolver values, Sourced<Long> rate,
+            String description) {
+        if (declaration.permits() < 0) {
+            throw new InvalidRateLimitException(description, "permits", "must be greater than 0 but was "
+                    + declaration.permits(), "remove permits (a call takes 1) or set it to a positive number", null);
+        }
+        Sourced<Long> permits = values.resolve("permits", PolicyValues::permits, positive(declaration.permits()), 1L);
+        if (permits.value() <= 0) {
+            throw new InvalidRateLimitException(description, permits.origin(), "must be greater than 0 but was "
+                    + permits.value(), "remove it (a call takes 1) or set it to a positive number", null);
+        }
+        if (permits.value() > rate.value()) {
+            throw new InvalidRateLimitException(description, permits.origin(), "(" + permits.value()
+                    + ") exceeds " + rate.origin() + " (" + rate.value() + "), so no call could ever be allowed",
+                    "lower permits or raise rate", null);
+        }
+        return permits;
+    }
+
+    /** The policy's value (when it sets one other than DEFAULT) wins over the declaration's. */
+    private static BackendErrorPolicy onBackendError(PolicyValues policy, RateLimitDeclaration declaration) {
+        BackendErrorPolicy fromPolicy = policy == null ? null : policy.onBackendError();
+        return fromPolicy != null && fromPolicy != BackendErrorPolicy.DEFAULT ? fromPolicy
+                : declaration.onBackendError();
+    }
+
+    private static Long positive(long value) {
+        return value > 0 ? value : null;
+    }
+}
