@@ -54,6 +54,6 @@ public class RateLimitBackendUnavailableException extends RateLimitException {
 
     /** {@link #getRetryAfter()} rounded up to whole seconds, at least 1: the HTTP {@code Retry-After} value. */
     public long getRetryAfterSeconds() {
-        return Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+        return RateLimitExceededException.retryAfterSeconds(retryAfter);
     }
 }

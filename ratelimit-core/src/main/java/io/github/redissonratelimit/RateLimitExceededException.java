@@ -79,8 +79,15 @@ public class RateLimitExceededException extends RateLimitException {
 
     /** {@code retryAfter} rounded up to whole seconds, at least 1, as HTTP {@code Retry-After} carries it. */
     public static long retryAfterSeconds(Duration retryAfter) {
-        long millis = retryAfter.toMillis();
-        return Math.max(1, (millis + 999) / 1000);
+        return Math.max(1, toSecondsRoundedUp(retryAfter));
+    }
+
+    /**
+     * {@code wait} rounded up to whole seconds (0 stays 0, 1 ms becomes 1): the one rounding of a wait to
+     * seconds, behind {@code Retry-After} of both exceptions and the seconds of the rate limit headers.
+     */
+    public static long toSecondsRoundedUp(Duration wait) {
+        return (wait.toMillis() + 999) / 1000;
     }
 
     /** For logs: the message plus key, limit and wait, on one line ({@link LogSafe}: the key may be user input). */

@@ -17,10 +17,8 @@ import org.redisson.api.RedissonClient;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
@@ -34,7 +32,12 @@ import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RespClient;
 
-/** The auto-configuration, compiled against Boot 3.5, in Boot 4 contexts on a real Redis. */
+/**
+ * Limits declared the ways applications declare them (parameter name and index, bean, root object, composed
+ * annotation, one and two instances), through the auto-configuration compiled against Boot 3.5, in Boot 4 contexts
+ * on a real Redis. When the auto-configuration applies, its properties and startup validation are tested by the
+ * auto-configuration module's own tests, which this module compiles and runs on Boot 4 (see its pom).
+ */
 @ExtendWith(RealRedisExtension.class)
 class Boot4AutoConfigurationTest {
 
@@ -180,112 +183,5 @@ class Boot4AutoConfigurationTest {
             assertThat(allowedOf(3, a::perClient)).isEqualTo(2);
             assertThat(allowedOf(3, b::perClient)).isEqualTo(2);
         }));
-    }
-
-    public static class NoRate {
-        @RateLimit(interval = 60)
-        public void call() {
-        }
-    }
-
-    public static class TooManyPermits {
-        @RateLimit(rate = 2, permits = 3)
-        public void call() {
-        }
-    }
-
-    public static class BadKey {
-        @RateLimit(key = "order:' + #id", rate = 1)
-        public void call(String id) {
-        }
-    }
-
-    public static class BadWindow {
-        @RateLimit(rate = 1, window = "1 minute")
-        public void call() {
-        }
-    }
-
-    @Test
-    void invalidDeclarationsFailStartupNamingMethodAttributeAndFix() {
-        assertStartupFails(NoRate.class, "Invalid @RateLimit on " + NoRate.class.getName()
-                + ".call(): rate is not set. Fix: declare how many calls a window allows");
-        assertStartupFails(TooManyPermits.class, "Invalid @RateLimit on " + TooManyPermits.class.getName()
-                + ".call(): permits (3) exceeds rate (2), so no call could ever be allowed. Fix: lower permits or raise rate");
-        assertStartupFails(BadKey.class, "Invalid @RateLimit on " + BadKey.class.getName()
-                + ".call(String): key \"order:' + #id\" is not valid SpEL");
-        assertStartupFails(BadWindow.class, "Invalid @RateLimit on " + BadWindow.class.getName()
-                + ".call(): window '1 minute' has an unknown unit; use ms, s, m, h or d");
-    }
-
-    private void assertStartupFails(Class<?> bean, String message) {
-        runner.withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .withBean(bean)
-                .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(invalidRateLimitIn(context.getStartupFailure())).hasMessageStartingWith(message);
-                });
-    }
-
-    private static InvalidRateLimitException invalidRateLimitIn(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof InvalidRateLimitException invalid) {
-                return invalid;
-            }
-        }
-        throw new AssertionError("No InvalidRateLimitException in", failure);
-    }
-
-    @Test
-    void badPropertiesFailStartupNamingTheProperty() {
-        instance().withPropertyValues("ratelimit.key-prefix=app:{x}:").run(context ->
-                assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ratelimit.key-prefix must not contain '{' or '}'"));
-        instance().withPropertyValues("ratelimit.max-key-length=10").run(context ->
-                assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ratelimit.max-key-length must be at least 51"));
-    }
-
-    @Test
-    void bindsPropertiesOnBoot4() {
-        instance().withPropertyValues("ratelimit.key-prefix=shop:rl:", "ratelimit.order=7").run(context -> {
-            assertThat(context.getBean(RateLimitAdvisor.class).getOrder()).isEqualTo(7);
-            context.getBean(Orders.class).byName("zoe");
-            try (RespClient cli = redis.cli()) {
-                assertThat(cli.number("EXISTS", "shop:rl:{by-name:zoe}")).isEqualTo(1);
-            }
-        });
-    }
-
-    @Test
-    void policyFromPropertiesOverridesTheAnnotation() {
-        instance().withPropertyValues("ratelimit.policies.shared-overall.rate=1").run(context -> {
-            Orders orders = context.getBean(Orders.class);
-            assertThat(allowedOf(3, orders::overall)).isEqualTo(1);
-        });
-    }
-
-    @Test
-    void backsOffWithoutARedissonClientBean() {
-        runner.withBean(Orders.class).run(context -> {
-            assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitInterceptor.class)
-                    .doesNotHaveBean(RateLimitAdvisor.class);
-            assertThat(AopUtils.isAopProxy(context.getBean(Orders.class))).isFalse();
-        });
-    }
-
-    @Test
-    void backsOffWithoutRedissonOnTheClasspath() {
-        runner.withClassLoader(new FilteredClassLoader(RedissonClient.class)).run(context ->
-                assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitInterceptor.class));
-    }
-
-    @Test
-    void backsOffWhenDisabled() {
-        instance().withPropertyValues("ratelimit.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(RateLimitInterceptor.class).doesNotHaveBean(RateLimitAdvisor.class);
-            Orders orders = context.getBean(Orders.class);
-            assertThat(allowedOf(5, () -> orders.byName("ann"))).isEqualTo(5);
-        });
     }
 }

@@ -10,8 +10,9 @@ import java.util.Objects;
  * @param keyTtl how long a limiter's keys live after its last use (never less than its interval);
  * {@link Duration#ZERO} keeps them forever
  * @param onConfigChange what to do when Redis holds another config than the declared one
- * @param pipelineInFlight how many pipelines of decisions may wait for Redis at once; 0 sends each decision
- * on its own (see {@link AcquirePipeline})
+ * @param pipelineInFlight how many pipelines of decisions may wait for Redis at once; 0 turns pipelining off:
+ * each decision is sent on its own at once (see {@link AcquirePipeline}). {@code ratelimit.pipelining.max-in-flight}
+ * means the same, and {@code ratelimit.pipelining.enabled=false} sets 0
  * @param pipelineBatchSize the most decisions one pipeline carries
  * @param clock whose clock stamps grants: Redis's (the default) or each calling instance's
  */

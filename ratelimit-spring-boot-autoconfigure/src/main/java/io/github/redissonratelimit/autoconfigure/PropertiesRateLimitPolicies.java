@@ -16,14 +16,14 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
 
     @Override
     public PolicyValues policy(String name) {
-        RateLimitProperties.Policy policy = properties.getPolicies().get(name);
+        PolicyProperties policy = properties.getPolicies().get(name);
         return policy == null ? null : new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(),
                 policy.getPermits(), policy.isEnabled(), policy.getOnBackendError());
     }
 
     @Override
     public PolicyValues defaults() {
-        RateLimitProperties.Defaults defaults = properties.getDefaults();
+        LimitProperties defaults = properties.getDefaults();
         return new PolicyValues(defaults.getRate(), defaults.getInterval(), defaults.getMode(), defaults.getPermits(),
                 null);
     }

@@ -14,28 +14,22 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.io.ResourceLoader;
 
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
-import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
-import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.LimiterNaming;
-import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
-import io.github.redissonratelimit.resilience.BackendFailureListener;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
@@ -52,7 +46,17 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 @EnableConfigurationProperties
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 @ImportRuntimeHints(RateLimitRuntimeHints.class)
+@Import(RateLimitBackendConfiguration.class)
 public final class RateLimitAutoConfiguration {
+
+    /** Name of the Redisson backend bean, which the {@link RateLimitBackendDecorator} beans wrap. */
+    public static final String REDISSON_BACKEND = "redissonRateLimitBackend";
+
+    /** Name of the decorator bean that adds the deadline and the circuit breaker. */
+    public static final String RESILIENCE_DECORATOR = "rateLimitResilienceDecorator";
+
+    /** Name of the decorator bean that answers known rejections from memory. */
+    public static final String LOCAL_REJECTION_DECORATOR = "rateLimitLocalRejectionDecorator";
 
     /** The executor Boot's task execution auto-configuration declares. */
     private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
@@ -123,22 +127,6 @@ public final class RateLimitAutoConfiguration {
         return new LimiterNaming(properties.getKeyPrefix(), properties.getMaxKeyLength(), properties.getKeyStyle());
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    RateLimitBackend rateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties,
-            ObjectProvider<BackendFailureListener> backendFailureListeners) {
-        // the deadline and circuit breaker bound what Redis costs; the flood shortcut, outermost, costs no Redis call
-        RateLimitProperties.Pipelining pipelining = properties.getPipelining();
-        BackendOptions options = new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
-                properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
-                pipelining.getMaxBatchSize(), properties.getClock());
-        RateLimitBackend redis = new ResilientRateLimitBackend(new RedissonRateLimitBackend(redissonClient, options),
-                properties.getBackendTimeout(), properties.getCircuitBreaker().getFailureThreshold(),
-                properties.getCircuitBreaker().getOpenDuration(), backendFailureListeners.orderedStream().toList());
-        RateLimitProperties.LocalRejection localRejection = properties.getLocalRejection();
-        return localRejection.isEnabled() ? new LocalRejectionCache(redis, localRejection.getMaxEntries()) : redis;
-    }
-
     /**
      * Every {@link RateLimitListener} bean (metrics, HTTP headers) is told the decisions; methods returning
      * {@code CompletableFuture} run on Boot's {@code applicationTaskExecutor} when there is one. Created with the
@@ -170,16 +158,5 @@ public final class RateLimitAutoConfiguration {
         RateLimitAdvisor advisor = new RateLimitAdvisor(rateLimitOperationSource, rateLimitInterceptor);
         advisor.setOrder(properties.getOrder());
         return advisor;
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-    static class BackendMetricsConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        RateLimitBackendMetrics rateLimitBackendMetrics(ObjectProvider<io.micrometer.core.instrument.MeterRegistry> meterRegistry) {
-            return new RateLimitBackendMetrics(meterRegistry);
-        }
     }
 }

@@ -5,19 +5,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
 import io.github.redissonratelimit.redis.KeyStyle;
 import io.github.redissonratelimit.redis.LimiterClock;
 
 /**
- * Configuration of {@code @RateLimit}. Validates itself when bound: a wrong value fails startup with a
- * message that names the property.
+ * Configuration of {@code @RateLimit}, with its groups in {@link LimitProperties} (defaults), {@link PolicyProperties},
+ * {@link LocalRejectionProperties}, {@link PipeliningProperties}, {@link CircuitBreakerProperties} and
+ * {@link HeadersProperties}. Validates itself when bound ({@link #validate(Object, Errors)}): wrong values fail
+ * startup, all reported at once, each with a message that names the property, the value and what is expected.
  */
 @ConfigurationProperties("ratelimit")
 public class RateLimitProperties implements Validator {
@@ -64,12 +66,13 @@ public class RateLimitProperties implements Validator {
     /**
      * Limits by name: the values under ratelimit.policies.<name> override those of @RateLimit(name = "<name>").
      */
-    private final Map<String, Policy> policies = new LinkedHashMap<>();
+    private final Map<String, PolicyProperties> policies = new LinkedHashMap<>();
 
     /**
      * Values for every limit that neither its policy nor its annotation sets.
      */
-    private final Defaults defaults = new Defaults();
+    @NestedConfigurationProperty
+    private final LimitProperties defaults = new LimitProperties();
 
     /**
      * Whether every @RateLimit that declares a name must have a policy under ratelimit.policies.<name>; a missing
@@ -103,12 +106,14 @@ public class RateLimitProperties implements Validator {
     /**
      * Rejecting floods from memory.
      */
-    private final LocalRejection localRejection = new LocalRejection();
+    @NestedConfigurationProperty
+    private final LocalRejectionProperties localRejection = new LocalRejectionProperties();
 
     /**
      * Sending decisions that arrive while others wait for Redis together, in one pipeline.
      */
-    private final Pipelining pipelining = new Pipelining();
+    @NestedConfigurationProperty
+    private final PipeliningProperties pipelining = new PipeliningProperties();
 
     /**
      * What a limit does when Redis gives no decision within backend-timeout (it is down, slow, or skipped
@@ -132,9 +137,14 @@ public class RateLimitProperties implements Validator {
     /**
      * After repeated failures Redis is skipped for a short while instead of making every call wait for it.
      */
-    private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+    @NestedConfigurationProperty
+    private final CircuitBreakerProperties circuitBreaker = new CircuitBreakerProperties();
 
-    private final Headers headers = new Headers();
+    /**
+     * Rate limit headers on HTTP responses.
+     */
+    @NestedConfigurationProperty
+    private final HeadersProperties headers = new HeadersProperties();
 
     public boolean isEnabled() {
         return enabled;
@@ -149,10 +159,6 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setKeyPrefix(String keyPrefix) {
-        if (keyPrefix.indexOf('{') >= 0 || keyPrefix.indexOf('}') >= 0) {
-            throw new IllegalArgumentException("ratelimit.key-prefix must not contain '{' or '}': the limiter key already has a Redis "
-                    + "Cluster hash tag around the key part; use a prefix such as 'myapp:rate_limit:'");
-        }
         this.keyPrefix = keyPrefix;
     }
 
@@ -169,10 +175,6 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setMaxKeyLength(int maxKeyLength) {
-        if (maxKeyLength < 51) {
-            throw new IllegalArgumentException("ratelimit.max-key-length must be at least 51 (a cut key keeps a 43-character digest) but was "
-                    + maxKeyLength);
-        }
         this.maxKeyLength = maxKeyLength;
     }
 
@@ -181,9 +183,6 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setKnownLimiters(long knownLimiters) {
-        if (knownLimiters < 1) {
-            throw new IllegalArgumentException("ratelimit.known-limiters must be at least 1 but was " + knownLimiters);
-        }
         this.knownLimiters = knownLimiters;
     }
 
@@ -195,11 +194,11 @@ public class RateLimitProperties implements Validator {
         this.order = order;
     }
 
-    public Map<String, Policy> getPolicies() {
+    public Map<String, PolicyProperties> getPolicies() {
         return policies;
     }
 
-    public Defaults getDefaults() {
+    public LimitProperties getDefaults() {
         return defaults;
     }
 
@@ -211,11 +210,11 @@ public class RateLimitProperties implements Validator {
         this.requirePolicies = requirePolicies;
     }
 
-    public Pipelining getPipelining() {
+    public PipeliningProperties getPipelining() {
         return pipelining;
     }
 
-    public LocalRejection getLocalRejection() {
+    public LocalRejectionProperties getLocalRejection() {
         return localRejection;
     }
 
@@ -248,10 +247,6 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setOnBackendError(BackendErrorPolicy onBackendError) {
-        if (onBackendError == null || onBackendError == BackendErrorPolicy.DEFAULT) {
-            throw new IllegalArgumentException("ratelimit.on-backend-error must be 'allow' or 'deny' but was '"
-                    + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'");
-        }
         this.onBackendError = onBackendError;
     }
 
@@ -260,10 +255,6 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setBackendTimeout(Duration backendTimeout) {
-        if (backendTimeout == null || backendTimeout.isNegative() || backendTimeout.isZero()) {
-            throw new IllegalArgumentException("ratelimit.backend-timeout must be positive, e.g. 100ms, but was "
-                    + backendTimeout);
-        }
         this.backendTimeout = backendTimeout;
     }
 
@@ -272,18 +263,14 @@ public class RateLimitProperties implements Validator {
     }
 
     public void setDenyStatus(int denyStatus) {
-        if (denyStatus < 400 || denyStatus > 599) {
-            throw new IllegalArgumentException("ratelimit.deny-status must be an HTTP error status such as 503 or 429 "
-                    + "but was " + denyStatus);
-        }
         this.denyStatus = denyStatus;
     }
 
-    public CircuitBreaker getCircuitBreaker() {
+    public CircuitBreakerProperties getCircuitBreaker() {
         return circuitBreaker;
     }
 
-    public Headers getHeaders() {
+    public HeadersProperties getHeaders() {
         return headers;
     }
 
@@ -292,390 +279,36 @@ public class RateLimitProperties implements Validator {
         return RateLimitProperties.class.isAssignableFrom(type);
     }
 
+    /**
+     * Checks every value once bound, all at once: each message starts with the property's name and says the value
+     * and what to set instead. Spring Boot calls it for a {@code @ConfigurationProperties} object that is a
+     * {@link Validator}; it is the one place where {@code ratelimit.*} values are checked.
+     */
     @Override
     public void validate(Object target, Errors errors) {
-        RateLimitProperties properties = (RateLimitProperties) target;
-        if (properties.keyTtl == null || properties.keyTtl.isNegative()) {
-            errors.reject("ratelimit.key-ttl", "ratelimit.key-ttl must be 0 (no expiry) or positive but was "
-                    + properties.keyTtl);
-        }
-        properties.defaults.validate("ratelimit.defaults.", errors);
-        properties.policies.forEach((name, policy) -> policy.validate("ratelimit.policies." + name + ".", errors));
+        ((RateLimitProperties) target).validate(new PropertyErrors(errors, "ratelimit."));
     }
 
-    /** Values that can be set per policy and as defaults. */
-    public static class LimitValues {
-
-        /**
-         * Permits granted per interval.
-         */
-        private Long rate;
-
-        /**
-         * Length of the window, e.g. 1s, 60s, 1m, 500ms.
-         */
-        private Duration interval;
-
-        /**
-         * 'overall': one bucket for all instances; 'per-client': one per Redisson client (application instance).
-         */
-        private RateLimitMode mode;
-
-        /**
-         * Permits one call takes.
-         */
-        private Long permits;
-
-        public Long getRate() {
-            return rate;
-        }
-
-        public void setRate(Long rate) {
-            this.rate = rate;
-        }
-
-        public Duration getInterval() {
-            return interval;
-        }
-
-        public void setInterval(Duration interval) {
-            this.interval = interval;
-        }
-
-        public RateLimitMode getMode() {
-            return mode;
-        }
-
-        public void setMode(RateLimitMode mode) {
-            this.mode = mode;
-        }
-
-        public Long getPermits() {
-            return permits;
-        }
-
-        public void setPermits(Long permits) {
-            this.permits = permits;
-        }
-
-        void validate(String prefix, Errors errors) {
-            if (rate != null && rate <= 0) {
-                errors.reject(prefix + "rate", prefix + "rate must be greater than 0 but was " + rate);
-            }
-            if (interval != null && interval.toMillis() <= 0) {
-                errors.reject(prefix + "interval", prefix + "interval must be at least 1ms but was " + interval);
-            }
-            if (permits != null && permits <= 0) {
-                errors.reject(prefix + "permits", prefix + "permits must be greater than 0 but was " + permits);
-            }
-            if (permits != null && rate != null && permits > rate) {
-                errors.reject(prefix + "permits", prefix + "permits (" + permits + ") must not exceed " + prefix
-                        + "rate (" + rate + ")");
-            }
-        }
-    }
-
-    /** Values for what neither a policy nor an annotation sets. */
-    public static class Defaults extends LimitValues {
-
-        @Override
-        void validate(String prefix, Errors errors) {
-            super.validate(prefix, errors);
-            if (getMode() == RateLimitMode.DEFAULT) {
-                errors.reject(prefix + "mode", prefix + "mode must be 'overall' or 'per-client' (or unset for "
-                        + "'overall'): 'default' means \"not set\" on an annotation or policy");
-            }
-        }
-    }
-
-    /** One named limit. */
-    public static class Policy extends LimitValues {
-
-        /**
-         * Whether the limit applies; false lets the annotated methods run unlimited.
-         */
-        private boolean enabled = true;
-
-        /**
-         * What this limit does when Redis gives no decision in time ('allow' or 'deny'); overrides
-         * @RateLimit(onBackendError) and ratelimit.on-backend-error. Unset or 'default': the annotation decides.
-         */
-        private BackendErrorPolicy onBackendError;
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public BackendErrorPolicy getOnBackendError() {
-            return onBackendError;
-        }
-
-        public void setOnBackendError(BackendErrorPolicy onBackendError) {
-            this.onBackendError = onBackendError;
-        }
-    }
-
-    /**
-     * Once Redis has rejected a limiter and said when its permits come back, the same instance rejects
-     * further calls for that limiter from memory until then, without a round trip. Exact: no permit can come
-     * back before the oldest grant leaves the window. Do not use with RRateLimiter.release() or resetting a
-     * limiter's state by other means on the same limiters.
-     */
-    public static class LocalRejection {
-
-        /**
-         * Whether calls to a limiter that Redis reported out of permits are rejected from memory until the
-         * permits can be free.
-         */
-        private boolean enabled = true;
-
-        /**
-         * How many limiters out of permits each instance remembers at most; each is forgotten when its
-         * permits can be free.
-         */
-        private long maxEntries = 10_000;
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public long getMaxEntries() {
-            return maxEntries;
-        }
-
-        public void setMaxEntries(long maxEntries) {
-            if (maxEntries < 1) {
-                throw new IllegalArgumentException("ratelimit.local-rejection.max-entries must be at least 1 but was "
-                        + maxEntries + "; to turn local rejection off set ratelimit.local-rejection.enabled=false");
-            }
-            this.maxEntries = maxEntries;
-        }
-    }
-
-    /** How concurrent decisions share round trips to Redis. */
-    public static class Pipelining {
-
-        /**
-         * Whether a decision that arrives while max-in-flight pipelines wait for Redis is queued and sent with
-         * the others queued meanwhile, in one pipeline. Each decision stays its own script call; only the
-         * round trips are shared. When off, every decision is sent on its own at once.
-         */
-        private boolean enabled = true;
-
-        /**
-         * How many pipelines (or single decisions) each instance lets wait for Redis at once.
-         */
-        private int maxInFlight = 3;
-
-        /**
-         * The most decisions one pipeline carries.
-         */
-        private int maxBatchSize = 64;
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public int getMaxInFlight() {
-            return maxInFlight;
-        }
-
-        public void setMaxInFlight(int maxInFlight) {
-            if (maxInFlight < 1) {
-                throw new IllegalArgumentException("ratelimit.pipelining.max-in-flight must be at least 1 but was "
-                        + maxInFlight + "; to send every decision on its own set ratelimit.pipelining.enabled=false");
-            }
-            this.maxInFlight = maxInFlight;
-        }
-
-        public int getMaxBatchSize() {
-            return maxBatchSize;
-        }
-
-        public void setMaxBatchSize(int maxBatchSize) {
-            if (maxBatchSize < 1) {
-                throw new IllegalArgumentException("ratelimit.pipelining.max-batch-size must be at least 1 but was "
-                        + maxBatchSize);
-            }
-            this.maxBatchSize = maxBatchSize;
-        }
-    }
-
-    /** When Redis is skipped after failures, and for how long. */
-    public static class CircuitBreaker {
-
-        /**
-         * Consecutive failed or timed-out decisions after which Redis is skipped for open-duration.
-         */
-        private int failureThreshold = 5;
-
-        /**
-         * How long Redis is skipped once failure-threshold is reached; then one call probes it, and its
-         * success resumes normal limiting.
-         */
-        private Duration openDuration = Duration.ofSeconds(1);
-
-        public int getFailureThreshold() {
-            return failureThreshold;
-        }
-
-        public void setFailureThreshold(int failureThreshold) {
-            if (failureThreshold < 1) {
-                throw new IllegalArgumentException("ratelimit.circuit-breaker.failure-threshold must be at least 1 but was "
-                        + failureThreshold);
-            }
-            this.failureThreshold = failureThreshold;
-        }
-
-        public Duration getOpenDuration() {
-            return openDuration;
-        }
-
-        public void setOpenDuration(Duration openDuration) {
-            if (openDuration == null || openDuration.isNegative() || openDuration.isZero()) {
-                throw new IllegalArgumentException("ratelimit.circuit-breaker.open-duration must be positive, e.g. 1s, "
-                        + "but was " + openDuration);
-            }
-            this.openDuration = openDuration;
-        }
-    }
-
-    /** Which rate limit headers HTTP responses carry, and their names. */
-    public static class Headers {
-
-        /**
-         * Whether responses of limited calls (allowed and rejected) carry rate limit headers. 'Retry-After' on
-         * HTTP 429 is sent either way.
-         */
-        private boolean enabled = true;
-
-        /**
-         * Which headers: 'ietf' for 'RateLimit-Policy' and 'RateLimit' (draft-ietf-httpapi-ratelimit-headers),
-         * 'legacy' for 'X-RateLimit-Limit', 'X-RateLimit-Remaining' and 'X-RateLimit-Reset'.
-         */
-        private RateLimitHeaderStyle style = RateLimitHeaderStyle.IETF;
-
-        /**
-         * Whether allowed responses also report the permits left and when the next one returns. Free with the
-         * Redis backend, whose decisions carry both; a custom backend whose decisions do not is asked with one
-         * more round trip per limit. Without it, allowed responses carry the policy only; rejections always
-         * report 0 permits left and the retry time.
-         */
-        private boolean remaining = true;
-
-        /**
-         * Name of the header that describes each limit's quota and window (ietf style).
-         */
-        private String policyHeader = "RateLimit-Policy";
-
-        /**
-         * Name of the header that reports the permits left and the seconds until they return (ietf style).
-         */
-        private String limitHeader = "RateLimit";
-
-        /**
-         * Name of the header that carries the rate of the tightest limit (legacy style).
-         */
-        private String legacyLimitHeader = "X-RateLimit-Limit";
-
-        /**
-         * Name of the header that carries the permits left (legacy style).
-         */
-        private String legacyRemainingHeader = "X-RateLimit-Remaining";
-
-        /**
-         * Name of the header that carries the seconds until a permit returns (legacy style).
-         */
-        private String legacyResetHeader = "X-RateLimit-Reset";
-
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        public RateLimitHeaderStyle getStyle() {
-            return style;
-        }
-
-        public void setStyle(RateLimitHeaderStyle style) {
-            this.style = style;
-        }
-
-        public boolean isRemaining() {
-            return remaining;
-        }
-
-        public void setRemaining(boolean remaining) {
-            this.remaining = remaining;
-        }
-
-        public String getPolicyHeader() {
-            return policyHeader;
-        }
-
-        public void setPolicyHeader(String policyHeader) {
-            this.policyHeader = headerName("policy-header", policyHeader);
-        }
-
-        public String getLimitHeader() {
-            return limitHeader;
-        }
-
-        public void setLimitHeader(String limitHeader) {
-            this.limitHeader = headerName("limit-header", limitHeader);
-        }
-
-        public String getLegacyLimitHeader() {
-            return legacyLimitHeader;
-        }
-
-        public void setLegacyLimitHeader(String legacyLimitHeader) {
-            this.legacyLimitHeader = headerName("legacy-limit-header", legacyLimitHeader);
-        }
-
-        public String getLegacyRemainingHeader() {
-            return legacyRemainingHeader;
-        }
-
-        public void setLegacyRemainingHeader(String legacyRemainingHeader) {
-            this.legacyRemainingHeader = headerName("legacy-remaining-header", legacyRemainingHeader);
-        }
-
-        public String getLegacyResetHeader() {
-            return legacyResetHeader;
-        }
-
-        public void setLegacyResetHeader(String legacyResetHeader) {
-            this.legacyResetHeader = headerName("legacy-reset-header", legacyResetHeader);
-        }
-
-        /** RFC 9110 token characters only, so the name cannot break the response. */
-        private static String headerName(String property, String name) {
-            if (name == null || name.isEmpty() || !name.chars().allMatch(Headers::isTokenChar)) {
-                throw new IllegalArgumentException("ratelimit.headers." + property + " must be an HTTP header name "
-                        + "(letters, digits and !#$%&'*+-.^_`|~) but was '" + name + "'");
-            }
-            return name;
-        }
-
-        private static boolean isTokenChar(int c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-        }
+    private void validate(PropertyErrors errors) {
+        errors.require(keyPrefix != null && keyPrefix.indexOf('{') < 0 && keyPrefix.indexOf('}') < 0, "keyPrefix",
+                "'" + keyPrefix + "'", "must not contain '{' or '}'", "the limiter key already has a Redis Cluster hash "
+                        + "tag around the key part: use a prefix such as 'myapp:rate_limit:'");
+        errors.require(maxKeyLength >= 51, "maxKeyLength", maxKeyLength,
+                "must be at least 51 (a cut key keeps a 43-character digest)");
+        errors.atLeast(1, "knownLimiters", knownLimiters);
+        errors.require(keyTtl != null && !keyTtl.isNegative(), "keyTtl", keyTtl, "must be 0 (no expiry) or positive");
+        errors.require(onBackendError != null && onBackendError != BackendErrorPolicy.DEFAULT, "onBackendError",
+                "'" + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'",
+                "must be 'allow' or 'deny'");
+        errors.require(backendTimeout != null && !backendTimeout.isNegative() && !backendTimeout.isZero(),
+                "backendTimeout", backendTimeout, "must be positive, e.g. 100ms,");
+        errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
+                "must be an HTTP error status such as 503 or 429");
+        errors.group("defaults", defaults::validateAsDefaults);
+        policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
+        errors.group("localRejection", localRejection::validate);
+        errors.group("pipelining", pipelining::validate);
+        errors.group("circuitBreaker", circuitBreaker::validate);
+        errors.group("headers", headers::validate);
     }
 }

@@ -1,23 +1,23 @@
 package io.github.redissonratelimit.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.api.RedissonClient;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
-import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
@@ -29,37 +29,16 @@ import io.github.redissonratelimit.redis.LimiterClock;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
-import io.github.redissonratelimit.test.redis.CommandStats;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
-import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RespClient;
 
-@ExtendWith(RealRedisExtension.class)
+/**
+ * When the auto-configuration applies, what backs off, and how properties reach the beans; no Redis (the
+ * {@link RedissonClient} is {@link NoRedis}). What the limits do on Redis is in
+ * {@link RateLimitAutoConfigurationRedisTest}.
+ */
 class RateLimitAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class));
-
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class RedissonConfig {
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redissonClient(RedisEndpoint redis) {
-            return redis.newRedissonClient();
-        }
-
-        @Bean
-        Greeter greeter() {
-            return new Greeter();
-        }
-    }
 
     public static class Greeter {
         @RateLimit(key = "'greet:' + #name", rate = 2, interval = 60)
@@ -68,20 +47,15 @@ class RateLimitAutoConfigurationTest {
         }
     }
 
-    private ApplicationContextRunner withRedis() {
-        return runner.withBean(RedisEndpoint.class, () -> redis).withUserConfiguration(RedissonConfig.class);
+    private ApplicationContextRunner withRedisson() {
+        return runner.withBean(RedissonClient.class, NoRedis::redissonClient).withBean(Greeter.class);
     }
 
     @Test
     void limitsAnnotatedBeansWhenARedissonClientExists() {
-        withRedis().run(context -> {
+        withRedisson().run(context -> {
             assertThat(context).hasSingleBean(RateLimitInterceptor.class).hasSingleBean(RateLimitAdvisor.class);
-            Greeter greeter = context.getBean(Greeter.class);
-            assertThat(AopUtils.isAopProxy(greeter)).isTrue();
-            greeter.greet("ann");
-            greeter.greet("ann");
-            assertThatThrownBy(() -> greeter.greet("ann")).isInstanceOf(RateLimitExceededException.class);
-            assertThat(greeter.greet("ben")).isEqualTo("hello ben");
+            assertThat(AopUtils.isAopProxy(context.getBean(Greeter.class))).isTrue();
         });
     }
 
@@ -102,7 +76,7 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void backsOffWhenDisabled() {
-        withRedis().withPropertyValues("ratelimit.enabled=false").run(context -> {
+        withRedisson().withPropertyValues("ratelimit.enabled=false").run(context -> {
             assertThat(context).doesNotHaveBean(RateLimitInterceptor.class).doesNotHaveBean(RateLimitAdvisor.class);
             Greeter greeter = context.getBean(Greeter.class);
             for (int i = 0; i < 5; i++) {
@@ -112,20 +86,10 @@ class RateLimitAutoConfigurationTest {
     }
 
     @Test
-    void usesTheConfiguredKeyPrefix() {
-        withRedis().withPropertyValues("ratelimit.key-prefix=shop:rl:").run(context -> {
-            context.getBean(Greeter.class).greet("cleo");
-            try (RespClient cli = redis.cli()) {
-                assertThat(cli.number("EXISTS", "shop:rl:{greet:cleo}")).isEqualTo(1);
-            }
-        });
-    }
-
-    @Test
     void everyBeanBacksOffForAUserBean() {
-        RateLimitBackend alwaysAllow = (name, spec, permits) -> java.util.concurrent.CompletableFuture.completedFuture(Decision.allow());
+        RateLimitBackend alwaysAllow = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.allow());
         LimiterNaming naming = new LimiterNaming("custom:", 100);
-        withRedis().withBean(RateLimitBackend.class, () -> alwaysAllow)
+        withRedisson().withBean(RateLimitBackend.class, () -> alwaysAllow)
                 .withBean(LimiterNaming.class, () -> naming)
                 .run(context -> {
                     assertThat(context.getBean(RateLimitBackend.class)).isSameAs(alwaysAllow);
@@ -139,7 +103,7 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void bindsProperties() {
-        withRedis().withPropertyValues("ratelimit.max-key-length=64", "ratelimit.order=42",
+        withRedisson().withPropertyValues("ratelimit.max-key-length=64", "ratelimit.order=42",
                 "ratelimit.known-limiters=10").run(context -> {
                     RateLimitProperties properties = context.getBean(RateLimitProperties.class);
                     assertThat(properties.getMaxKeyLength()).isEqualTo(64);
@@ -150,122 +114,117 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void badPropertiesFailStartupNamingTheProperty() {
-        withRedis().withPropertyValues("ratelimit.key-prefix=app:{x}:").run(context ->
+        withRedisson().withPropertyValues("ratelimit.key-prefix=app:{x}:").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.key-prefix must not contain '{' or '}'"));
-        withRedis().withPropertyValues("ratelimit.max-key-length=10").run(context ->
+        withRedisson().withPropertyValues("ratelimit.max-key-length=10").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.max-key-length must be at least 51"));
     }
 
     @Test
     void rejectsFloodsFromMemoryByDefault() {
-        withRedis().run(context -> {
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class);
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("flo");
-            greeter.greet("flo");
-            assertThatThrownBy(() -> greeter.greet("flo")).isInstanceOf(RateLimitExceededException.class);
-
-            CommandStats before = redis.commandStats();
-            for (int i = 0; i < 20; i++) {
-                assertThatThrownBy(() -> greeter.greet("flo")).isInstanceOfSatisfying(RateLimitExceededException.class,
-                        ex -> assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(58), Duration.ofSeconds(60)));
-            }
-            CommandStats delta = redis.commandStats().minus(before);
-            assertThat(delta.totalExcept("info", "ping")).as("commands: %s", delta).isZero();
-        });
+        withRedisson().run(context ->
+                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class));
     }
 
-    @Test
-    void theScriptsAreInRedisBeforeTheFirstCallSoItIsOneRoundTrip() {
-        redis.command("SCRIPT", "FLUSH"); // a cold Redis: no script of ours in its cache
-        withRedis().run(context -> {
-            CommandStats before = redis.commandStats();
-            context.getBean(Greeter.class).greet("warm");
-            CommandStats delta = redis.commandStats().minus(before);
-            assertThat(delta.calls("evalsha")).as("commands: %s", delta).isEqualTo(1);
-            assertThat(delta.calls("eval") + delta.calls("script")).as("no NOSCRIPT, no load: %s", delta).isZero();
-        });
-    }
+    /** Sees what it wraps, right around the Redisson backend. */
+    @Configuration(proxyBeanMethods = false)
+    static class Innermost {
 
-    @Test
-    void aRedisThatDoesNotAnswerAtWarmUpDoesNotStopTheStartup() {
-        withRedis().run(context -> {
-            RateLimitScriptWarmUp warmUp = new RateLimitScriptWarmUp(context.getBean(RedissonClient.class),
-                    Duration.ofMillis(300));
-            redis.command("CLIENT", "PAUSE", "2000", "ALL");
-            try {
-                warmUp.afterSingletonsInstantiated(); // waits 300 ms, logs a WARN, returns
-            }
-            finally {
-                redis.command("CLIENT", "UNPAUSE");
-            }
-            context.getBean(Greeter.class).greet("later"); // the first decision loads what is missing
-        });
+        RateLimitBackend wrapped;
+
+        @Bean
+        @Order(RateLimitBackendDecorator.RESILIENCE_ORDER - 1)
+        RateLimitBackendDecorator innermost() {
+            return backend -> {
+                wrapped = backend;
+                return backend;
+            };
+        }
     }
 
     @Test
     void localRejectionCanBeTurnedOff() {
-        withRedis().withPropertyValues("ratelimit.local-rejection.enabled=false").run(context ->
-                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
-                        backend -> assertThat(backend.getDelegate()).isInstanceOf(RedissonRateLimitBackend.class)));
-        withRedis().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
+        withRedisson().withUserConfiguration(Innermost.class).withPropertyValues("ratelimit.local-rejection.enabled=false")
+                .run(context -> {
+                    assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(ResilientRateLimitBackend.class);
+                    assertThat(context.getBean(Innermost.class).wrapped).isInstanceOf(RedissonRateLimitBackend.class);
+                });
+        withRedisson().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.local-rejection.max-entries must be at least 1"));
     }
 
     @Test
     void grantsAreStampedWithRedissClockUnlessTheClientsIsAskedFor() {
-        withRedis().run(context -> assertThat(redissonBackend(context).getOptions().clock()).isEqualTo(LimiterClock.REDIS));
-        withRedis().withPropertyValues("ratelimit.clock=client").run(context -> {
-            assertThat(redissonBackend(context).getOptions().clock()).isEqualTo(LimiterClock.CLIENT);
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("cleo");
-            greeter.greet("cleo");
-            assertThatThrownBy(() -> greeter.greet("cleo")).isInstanceOf(RateLimitExceededException.class);
-        });
-        withRedis().withPropertyValues("ratelimit.clock=sundial").run(context ->
+        withRedisson().run(context -> assertThat(options(context).clock()).isEqualTo(LimiterClock.REDIS));
+        withRedisson().withPropertyValues("ratelimit.clock=client")
+                .run(context -> assertThat(options(context).clock()).isEqualTo(LimiterClock.CLIENT));
+        withRedisson().withPropertyValues("ratelimit.clock=sundial").run(context ->
                 assertThat(context).hasFailed().getFailure().hasStackTraceContaining("ratelimit.clock"));
     }
 
     @Test
     void pipeliningIsOnByDefaultAndConfigurable() {
-        withRedis().run(context -> assertThat(redissonBackend(context).getOptions())
+        withRedisson().run(context -> assertThat(options(context))
                 .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize).containsExactly(3, 64));
-        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=4", "ratelimit.pipelining.max-batch-size=16")
-                .run(context -> assertThat(redissonBackend(context).getOptions())
+        withRedisson().withPropertyValues("ratelimit.pipelining.max-in-flight=4", "ratelimit.pipelining.max-batch-size=16")
+                .run(context -> assertThat(options(context))
                         .extracting(BackendOptions::pipelineInFlight, BackendOptions::pipelineBatchSize)
                         .containsExactly(4, 16));
-        withRedis().withPropertyValues("ratelimit.pipelining.enabled=false").run(context -> {
-            assertThat(redissonBackend(context).getOptions().pipelineInFlight()).as("every decision sent at once").isZero();
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("pia");
-            greeter.greet("pia");
-            assertThatThrownBy(() -> greeter.greet("pia")).isInstanceOf(RateLimitExceededException.class);
-        });
-        withRedis().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context ->
+        withRedisson().withPropertyValues("ratelimit.pipelining.enabled=false").run(context ->
+                assertThat(options(context).pipelineInFlight()).as("every decision sent at once").isZero());
+        withRedisson().withPropertyValues("ratelimit.pipelining.max-in-flight=-1").run(context ->
                 assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ratelimit.pipelining.max-in-flight must be at least 1"));
-        withRedis().withPropertyValues("ratelimit.pipelining.max-batch-size=0").run(context ->
+                        .hasStackTraceContaining("ratelimit.pipelining.max-in-flight must be 0 (no pipelining) or more but was -1"));
+        withRedisson().withPropertyValues("ratelimit.pipelining.max-batch-size=0").run(context ->
                 assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.pipelining.max-batch-size must be at least 1"));
     }
 
-    private static RedissonRateLimitBackend redissonBackend(org.springframework.context.ApplicationContext context) {
-        RateLimitBackend outer = context.getBean(RateLimitBackend.class);
-        RateLimitBackend resilient = outer instanceof LocalRejectionCache cache ? cache.getDelegate() : outer;
-        return (RedissonRateLimitBackend) ((ResilientRateLimitBackend) resilient).getDelegate();
+    @Test
+    void maxInFlightZeroTurnsPipeliningOffAsInTheBackendOptions() {
+        withRedisson().withPropertyValues("ratelimit.pipelining.max-in-flight=0").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(options(context).pipelineInFlight()).as("every decision sent at once").isZero();
+        });
+    }
+
+    /** What {@code ratelimit.on-backend-error}, {@code backend-timeout} and {@code circuit-breaker.*} default to. */
+    @Test
+    void defaultsFailOpenWithinOneHundredMilliseconds() {
+        withRedisson().run(context -> {
+            // the flood shortcut outermost (it costs no Redis call), the deadline and circuit breaker around Redis
+            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(LocalRejectionCache.class,
+                    cache -> assertThat(cache.getDelegate()).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
+                            backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100))));
+            assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())
+                    .isEqualTo(BackendErrorPolicy.ALLOW);
+            RateLimitProperties properties = context.getBean(RateLimitProperties.class);
+            assertThat(properties.getDenyStatus()).isEqualTo(503);
+            assertThat(properties.getCircuitBreaker().getFailureThreshold()).isEqualTo(5);
+            assertThat(properties.getCircuitBreaker().getOpenDuration()).isEqualTo(Duration.ofSeconds(1));
+        });
     }
 
     @Test
-    void retryAfterComesFromRedis() {
-        withRedis().run(context -> {
-            Greeter greeter = context.getBean(Greeter.class);
-            greeter.greet("eve");
-            greeter.greet("eve");
-            assertThatThrownBy(() -> greeter.greet("eve")).isInstanceOfSatisfying(RateLimitExceededException.class,
-                    ex -> assertThat(ex.getRetryAfter()).isBetween(Duration.ofSeconds(58), Duration.ofSeconds(60)));
-        });
+    void badOutageValuesFailStartupNamingTheProperty() {
+        assertStartupFails("ratelimit.on-backend-error=default", "ratelimit.on-backend-error must be 'allow' or 'deny'");
+        assertStartupFails("ratelimit.backend-timeout=0ms", "ratelimit.backend-timeout must be positive");
+        assertStartupFails("ratelimit.deny-status=200", "ratelimit.deny-status must be an HTTP error status");
+        assertStartupFails("ratelimit.circuit-breaker.failure-threshold=0",
+                "ratelimit.circuit-breaker.failure-threshold must be at least 1");
+        assertStartupFails("ratelimit.circuit-breaker.open-duration=-1s",
+                "ratelimit.circuit-breaker.open-duration must be positive");
+    }
+
+    private void assertStartupFails(String property, String message) {
+        withRedisson().withPropertyValues(property).run(context ->
+                assertThat(context).hasFailed().getFailure().hasStackTraceContaining(message));
+    }
+
+    private static BackendOptions options(ApplicationContext context) {
+        return context.getBean(RateLimitAutoConfiguration.REDISSON_BACKEND, RedissonRateLimitBackend.class).getOptions();
     }
 }

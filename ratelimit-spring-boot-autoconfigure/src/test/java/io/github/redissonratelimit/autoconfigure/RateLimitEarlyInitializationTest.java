@@ -13,25 +13,23 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
-import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
  * A bean post-processor declared by the application (Spring Data's web support declares one) makes the auto-proxy
  * creator look up advisors while post-processors are still being registered: our advisor must then not drag
  * ordinary beans such as the properties into early creation.
  */
-@ExtendWith({ RealRedisExtension.class, OutputCaptureExtension.class })
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitEarlyInitializationTest {
 
     static class ApplicationPostProcessor implements BeanPostProcessor {
     }
 
     @Test
-    void advisorDoesNotCreateOrdinaryBeansWhilePostProcessorsAreRegistered(RedisEndpoint redis, CapturedOutput output) {
+    void advisorDoesNotCreateOrdinaryBeansWhilePostProcessorsAreRegistered(CapturedOutput output) {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+                .withBean(RedissonClient.class, NoRedis::redissonClient)
                 .withBean(ApplicationPostProcessor.class)
                 .withPropertyValues("ratelimit.order=5")
                 .run(context -> {

@@ -16,14 +16,13 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics;
-import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitBreaker;
@@ -31,13 +30,17 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
 
-/** {@code ratelimit.on-backend-error}, {@code backend-timeout} and {@code circuit-breaker.*}, on a Redis this test stops. */
+/**
+ * {@code ratelimit.on-backend-error}, {@code backend-timeout} and {@code circuit-breaker.*}, on a Redis this test stops.
+ * Their defaults and bad values are in {@link RateLimitAutoConfigurationTest}, which starts no Redis.
+ */
 class RateLimitOutagePolicyAutoConfigurationTest {
 
     private static RedisServerProcess server;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, RateLimitMetricsAutoConfiguration.class,
+                    AopAutoConfiguration.class))
             .withBean(RedissonClient.class, RateLimitOutagePolicyAutoConfigurationTest::redisson,
                     definition -> definition.setDestroyMethodName("shutdown"))
             .withBean(Catalog.class);
@@ -88,22 +91,6 @@ class RateLimitOutagePolicyAutoConfigurationTest {
         public String checkout(String id) {
             return "checked out " + id;
         }
-    }
-
-    @Test
-    void defaultsFailOpenWithinOneHundredMilliseconds() {
-        runner.run(context -> {
-            // the flood shortcut outermost (it costs no Redis call), the deadline and circuit breaker around Redis
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(LocalRejectionCache.class,
-                    cache -> assertThat(cache.getDelegate()).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
-                            backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100))));
-            assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())
-                    .isEqualTo(BackendErrorPolicy.ALLOW);
-            RateLimitProperties properties = context.getBean(RateLimitProperties.class);
-            assertThat(properties.getDenyStatus()).isEqualTo(503);
-            assertThat(properties.getCircuitBreaker().getFailureThreshold()).isEqualTo(5);
-            assertThat(properties.getCircuitBreaker().getOpenDuration()).isEqualTo(Duration.ofSeconds(1));
-        });
     }
 
     @Test
@@ -174,28 +161,5 @@ class RateLimitOutagePolicyAutoConfigurationTest {
                     assertThat(registry.get("ratelimit.backend.skipped").counter().count()).isEqualTo(3);
                     assertThat(registry.get("ratelimit.backend.circuit.open").gauge().value()).isEqualTo(1);
                 });
-    }
-
-    @Test
-    void noMetricsWithoutMicrometer() {
-        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context ->
-                assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitBackendMetrics.class)
-                        .hasSingleBean(RateLimitInterceptor.class));
-    }
-
-    @Test
-    void badValuesFailStartupNamingTheProperty() {
-        assertStartupFails("ratelimit.on-backend-error=default", "ratelimit.on-backend-error must be 'allow' or 'deny'");
-        assertStartupFails("ratelimit.backend-timeout=0ms", "ratelimit.backend-timeout must be positive");
-        assertStartupFails("ratelimit.deny-status=200", "ratelimit.deny-status must be an HTTP error status");
-        assertStartupFails("ratelimit.circuit-breaker.failure-threshold=0",
-                "ratelimit.circuit-breaker.failure-threshold must be at least 1");
-        assertStartupFails("ratelimit.circuit-breaker.open-duration=-1s",
-                "ratelimit.circuit-breaker.open-duration must be positive");
-    }
-
-    private void assertStartupFails(String property, String message) {
-        runner.withPropertyValues(property).run(context ->
-                assertThat(context).hasFailed().getFailure().hasStackTraceContaining(message));
     }
 }

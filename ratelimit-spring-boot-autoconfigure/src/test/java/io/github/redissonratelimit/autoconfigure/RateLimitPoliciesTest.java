@@ -58,6 +58,7 @@ class RateLimitPoliciesTest {
     private ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+                .withPropertyValues(RateLimitAutoConfigurationRedisTest.TEST_BACKEND_TIMEOUT)
                 .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
                 .withBean(Orders.class);
     }

@@ -15,15 +15,15 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Lazy;
 
+import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
-import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.TestRedis;
 
-/** Every broken declaration or property stops the application at startup with a message that says what to fix. */
-@ExtendWith({ RealRedisExtension.class, OutputCaptureExtension.class })
+/**
+ * Every broken declaration or property stops the application at startup with a message that says what to fix; no
+ * Redis is needed to find out (the {@link RedissonClient} is {@link NoRedis}).
+ */
+@ExtendWith(OutputCaptureExtension.class)
 class StartupValidationTest {
 
     public static class Named {
@@ -56,83 +56,127 @@ class StartupValidationTest {
         }
     }
 
-    private ApplicationContextRunner runner(RedisEndpoint redis) {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
+    public static class NoRate {
+        @RateLimit(interval = 60)
+        public void call() {
+        }
     }
 
+    public static class BadKey {
+        @RateLimit(key = "order:' + #id", rate = 1)
+        public void call(String id) {
+        }
+    }
+
+    public static class BadWindow {
+        @RateLimit(rate = 1, window = "1 minute")
+        public void call() {
+        }
+    }
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+            .withBean(RedissonClient.class, NoRedis::redissonClient);
+
     @Test
-    void aRateSetNowhereFailsNamingThePolicyProperty(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).run(context -> assertThat(context).hasFailed().getFailure()
+    void aRateSetNowhereFailsNamingThePolicyProperty() {
+        runner.withBean(Named.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("Named.submit(String): rate is not set")
                 .hasStackTraceContaining("or set ratelimit.policies.order-submit.rate"));
     }
 
     @Test
-    void invalidPolicyValuesFailNamingTheProperty(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=0",
+    void invalidPolicyValuesFailNamingTheProperty() {
+        runner.withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=0",
                 "ratelimit.defaults.interval=0s").run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("ratelimit.policies.order-submit.rate must be greater than 0 but was 0")
                         .hasStackTraceContaining("ratelimit.defaults.interval must be at least 1ms"));
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=2",
+        runner.withBean(Named.class).withPropertyValues("ratelimit.policies.order-submit.rate=2",
                 "ratelimit.policies.order-submit.permits=3").run(context -> assertThat(context).hasFailed()
                         .getFailure().hasStackTraceContaining(
                                 "ratelimit.policies.order-submit.permits (3) must not exceed ratelimit.policies.order-submit.rate (2)"));
-        runner(redis).withPropertyValues("ratelimit.on-config-change=sometimes").run(context -> assertThat(context)
+        runner.withPropertyValues("ratelimit.on-config-change=sometimes").run(context -> assertThat(context)
                 .hasFailed().getFailure().hasStackTraceContaining("ratelimit.on-config-change"));
     }
 
     @Test
-    void aRequiredPolicyMustExist(RedisEndpoint redis) {
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
+    void aRequiredPolicyMustExist() {
+        runner.withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
                 "ratelimit.defaults.rate=5").run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("name \"order-submit\" has no policy configured, and policies are required"));
-        runner(redis).withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
+        runner.withBean(Named.class).withPropertyValues("ratelimit.require-policies=true",
                 "ratelimit.policies.order-submit.rate=5").run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
-    void aKeyReferringToAMissingParameterFails(RedisEndpoint redis) {
-        runner(redis).withBean(UnknownParameter.class).run(context -> assertThat(context).hasFailed().getFailure()
+    void aKeyReferringToAMissingParameterFails() {
+        runner.withBean(UnknownParameter.class).run(context -> assertThat(context).hasFailed().getFailure()
                 .hasStackTraceContaining("key \"'user:' + #usr\" refers to #usr, which the method does not have")
                 .hasStackTraceContaining("use one of its parameters: #user, #p0..#p0"));
     }
 
     @Test
-    void aParameterWrittenWithoutHashFailsNamingTheFix(RedisEndpoint redis) {
-        runner(redis).withBean(ParametersWithoutHash.class).run(context -> assertThat(context).hasFailed()
+    void aParameterWrittenWithoutHashFailsNamingTheFix() {
+        runner.withBean(ParametersWithoutHash.class).run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("Invalid @RateLimit on " + ParametersWithoutHash.class.getName()
                         + ".call(String, String): key \"first + ':' + second\"")
                 .hasStackTraceContaining("Fix: write #first, #second"));
-        runner(redis).withBean(ParameterWithoutHashInCondition.class).run(context -> assertThat(context).hasFailed()
+        runner.withBean(ParameterWithoutHashInCondition.class).run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining(ParameterWithoutHashInCondition.class.getName()
                         + ".call(long): condition \"amount > 100\"")
                 .hasStackTraceContaining("Fix: write #amount"));
     }
 
     @Test
-    void defaultIsNotAModeTheDefaultsCanHave(RedisEndpoint redis) {
-        runner(redis).withPropertyValues("ratelimit.defaults.mode=default").run(context -> assertThat(context)
+    void defaultIsNotAModeTheDefaultsCanHave() {
+        runner.withPropertyValues("ratelimit.defaults.mode=default").run(context -> assertThat(context)
                 .hasFailed().getFailure().hasStackTraceContaining("ratelimit.defaults.mode must be 'overall' or "
                         + "'per-client'"));
-        runner(redis).withPropertyValues("ratelimit.defaults.mode=per-client").run(context -> assertThat(context)
+        runner.withPropertyValues("ratelimit.defaults.mode=per-client").run(context -> assertThat(context)
                 .hasNotFailed());
     }
 
     @Test
-    void lazyBeansAreValidatedAtStartupToo(RedisEndpoint redis) {
-        runner(redis).withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
+    void lazyBeansAreValidatedAtStartupToo() {
+        runner.withBean(PermitsAboveRate.class, PermitsAboveRate::new, bd -> bd.setLazyInit(true))
                 .run(context -> assertThat(context).hasFailed().getFailure()
                         .hasStackTraceContaining("PermitsAboveRate.call(): permits (3) exceeds rate (2)"));
     }
 
+    @Test
+    void invalidDeclarationsFailStartupNamingMethodAttributeAndFix() {
+        assertStartupFails(NoRate.class, "Invalid @RateLimit on " + NoRate.class.getName()
+                + ".call(): rate is not set. Fix: declare how many calls a window allows");
+        assertStartupFails(PermitsAboveRate.class, "Invalid @RateLimit on " + PermitsAboveRate.class.getName()
+                + ".call(): permits (3) exceeds rate (2), so no call could ever be allowed. Fix: lower permits or raise rate");
+        assertStartupFails(BadKey.class, "Invalid @RateLimit on " + BadKey.class.getName()
+                + ".call(String): key \"order:' + #id\" is not valid SpEL");
+        assertStartupFails(BadWindow.class, "Invalid @RateLimit on " + BadWindow.class.getName()
+                + ".call(): window '1 minute' has an unknown unit; use ms, s, m, h or d");
+    }
+
+    private void assertStartupFails(Class<?> bean, String message) {
+        runner.withBean(bean).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(invalidRateLimitIn(context.getStartupFailure())).hasMessageStartingWith(message);
+        });
+    }
+
+    private static InvalidRateLimitException invalidRateLimitIn(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InvalidRateLimitException invalid) {
+                return invalid;
+            }
+        }
+        throw new AssertionError("No InvalidRateLimitException in", failure);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, AopAutoConfiguration.class })
-    static class AppOnTestRedis {
-        @Bean(destroyMethod = "shutdown")
+    static class App {
+        @Bean
         RedissonClient redissonClient() {
-            return TestRedis.endpoint().newRedissonClient();
+            return NoRedis.redissonClient();
         }
     }
 
@@ -151,7 +195,7 @@ class StartupValidationTest {
     /** Starts an application with {@code invalidBean}, and checks the failure report is what the user reads. */
     private static void assertFailureReport(CapturedOutput output, Class<?> invalidBean, String method,
             String attribute, String problem, String fix) {
-        SpringApplication application = new SpringApplication(AppOnTestRedis.class, invalidBean);
+        SpringApplication application = new SpringApplication(App.class, invalidBean);
         application.setWebApplicationType(WebApplicationType.NONE);
         try {
             application.run();

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -12,8 +13,10 @@ import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
 
 /**
- * Records {@code ratelimit.requests} and {@code ratelimit.backend.latency} in the application's
- * {@link MeterRegistry} when Micrometer is present.
+ * The rate limiter's meters in the application's {@link MeterRegistry}, when Micrometer is present and the rate
+ * limiter is active: {@code ratelimit.requests} and {@code ratelimit.backend.latency} ({@link RateLimitMetrics},
+ * told every decision) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
+ * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages).
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
@@ -26,5 +29,12 @@ public final class RateLimitMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry) {
         return new RateLimitMetrics(meterRegistry);
+    }
+
+    /** Takes the registry lazily, as it may be created after the backend that reports to this listener. */
+    @Bean
+    @ConditionalOnMissingBean
+    RateLimitBackendMetrics rateLimitBackendMetrics(ObjectProvider<MeterRegistry> meterRegistry) {
+        return new RateLimitBackendMetrics(meterRegistry);
     }
 }

@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -11,7 +10,7 @@ import java.util.Optional;
 import java.util.StringJoiner;
 
 import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
@@ -44,7 +43,7 @@ public final class RateLimitHeaders {
     private final String legacyRemainingHeader;
     private final String legacyResetHeader;
 
-    public RateLimitHeaders(RateLimitProperties.Headers properties) {
+    public RateLimitHeaders(HeadersProperties properties) {
         this.style = properties.getStyle();
         this.remaining = properties.isRemaining();
         this.policyHeader = properties.getPolicyHeader();
@@ -119,7 +118,8 @@ public final class RateLimitHeaders {
             return new Remaining(0, RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
         }
         LimitState state = remaining ? stateOf(entry) : null;
-        return state == null ? null : new Remaining(state.available(), ceilSeconds(state.nextPermitIn()));
+        return state == null ? null
+                : new Remaining(state.available(), RateLimitExceededException.toSecondsRoundedUp(state.nextPermitIn()));
     }
 
     /** Whether an allowed call's remaining permits still have to be read (its decision did not tell them). */
@@ -129,10 +129,6 @@ public final class RateLimitHeaders {
 
     private static LimitState stateOf(ResponseLimits.Entry entry) {
         return entry.state() != null ? entry.state() : entry.outcome().state();
-    }
-
-    private static long ceilSeconds(Duration duration) {
-        return (duration.toMillis() + 999) / 1000;
     }
 
     /** An RFC 8941 sf-string: printable ASCII, with quote and backslash escaped. */

@@ -184,9 +184,4 @@ class RateLimitsEndpointTest {
             mvc.perform(get("/actuator/ratelimits/nothing")).andExpect(status().isNotFound());
         });
     }
-
-    @Test
-    void theEndpointBeanExistsWhenActuatorIsPresent() {
-        runner().run(context -> assertThat(context).hasSingleBean(RateLimitsEndpoint.class));
-    }
 }

@@ -1,90 +1,61 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import org.junit.jupiter.api.BeforeEach;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import io.github.redissonratelimit.RateLimitExceededException;
-import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.autoconfigure.NoRedis;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
-import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
-@ExtendWith(RealRedisExtension.class)
+/** When the meters exist; no Redis (what they count is in {@link RateLimitMetricsRedisTest}). */
 class RateLimitMetricsAutoConfigurationTest {
 
-    private RedisEndpoint redis;
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+                    RateLimitMetricsAutoConfiguration.class))
+            .withBean(RedissonClient.class, NoRedis::redissonClient);
 
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
-
-    private ApplicationContextRunner runner() {
-        return new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-                        RateLimitMetricsAutoConfiguration.class, AopAutoConfiguration.class,
-                        MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-                        CompositeMeterRegistryAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .withBean(Inventory.class);
-    }
-
-    public static class Inventory {
-        @RateLimit(name = "inventory", key = "'inventory:' + #sku", rate = 2, interval = 60)
-        public int count(String sku) {
-            return 7;
-        }
+    @Test
+    void decisionAndOutageMetersWithTheApplicationsRegistry() {
+        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
+                .run(context -> assertThat(context).hasSingleBean(RateLimitMetrics.class)
+                        .hasSingleBean(RateLimitBackendMetrics.class));
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context ->
+                assertThat(context).hasSingleBean(RateLimitMetrics.class).hasSingleBean(RateLimitBackendMetrics.class));
     }
 
     @Test
-    void recordsRequestsByResultAndBackendLatencyInTheApplicationsRegistry() {
-        runner().run(context -> {
-            assertThat(context).hasSingleBean(RateLimitMetrics.class);
-            Inventory inventory = context.getBean(Inventory.class);
-            inventory.count("a");
-            inventory.count("a");
-            assertThatThrownBy(() -> inventory.count("a")).isInstanceOf(RateLimitExceededException.class);
-            inventory.count("b");
-
-            MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("ratelimit.requests").tags("limit", "inventory", "result", "allowed").counter().count())
-                    .isEqualTo(3);
-            assertThat(registry.get("ratelimit.requests").tags("limit", "inventory", "result", "rejected").counter().count())
-                    .isEqualTo(1);
-            assertThat(registry.get("ratelimit.requests").tags("limit", "inventory", "result", "error").counter().count())
-                    .isZero();
-            Timer latency = registry.get("ratelimit.backend.latency").tag("limit", "inventory").timer();
-            assertThat(latency.count()).isEqualTo(4);
-            assertThat(latency.max(TimeUnit.NANOSECONDS)).isPositive();
-        });
+    void backsOffWithoutARegistry() {
+        runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitMetrics.class)
+                .doesNotHaveBean(RateLimitBackendMetrics.class).hasSingleBean(RateLimitInterceptor.class));
     }
 
     @Test
-    void backsOffWithoutARegistryOrWithoutMicrometer() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-                        RateLimitMetricsAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitMetrics.class));
-        runner().withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-                .run(context -> assertThat(context).doesNotHaveBean(RateLimitMetrics.class));
+    void theContextStartsWithoutMicrometer() {
+        runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class)).run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitMetrics.class)
+                        .doesNotHaveBean(RateLimitBackendMetrics.class).hasSingleBean(RateLimitInterceptor.class));
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer")).run(context ->
+                assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitMetrics.class)
+                        .doesNotHaveBean(RateLimitBackendMetrics.class).hasSingleBean(RateLimitInterceptor.class));
+    }
+
+    @Test
+    void backsOffForTheApplicationsMeters() {
+        RateLimitMetrics own = new RateLimitMetrics(new SimpleMeterRegistry());
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).withBean(RateLimitMetrics.class, () -> own)
+                .run(context -> assertThat(context.getBean(RateLimitMetrics.class)).isSameAs(own));
     }
 }

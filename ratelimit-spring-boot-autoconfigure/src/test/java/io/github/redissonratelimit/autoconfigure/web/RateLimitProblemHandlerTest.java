@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -31,6 +30,7 @@ import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
+/** The 429 problem response of Spring MVC, on a real Redis; when the handler exists is in {@link RateLimitWebMvcAutoConfigurationTest}. */
 @ExtendWith(RealRedisExtension.class)
 class RateLimitProblemHandlerTest {
 
@@ -87,23 +87,5 @@ class RateLimitProblemHandlerTest {
             mvc.perform(post("/orders/submit").param("userId", "8")).andExpect(status().isOk());
             mvc.perform(get("/orders/detail")).andExpect(status().isOk());
         });
-    }
-
-    @Test
-    void aUserHandlerReplacesOurs() {
-        runner().withBean(RateLimitProblemHandler.class, CustomHandler::new).run(context ->
-                assertThat(context).getBean(RateLimitProblemHandler.class).isInstanceOf(CustomHandler.class));
-    }
-
-    @Test
-    void noHandlerOutsideAWebApplication() {
-        new org.springframework.boot.test.context.runner.ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-                        RateLimitWebMvcAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitProblemHandler.class));
-    }
-
-    static class CustomHandler extends RateLimitProblemHandler {
     }
 }

@@ -216,15 +216,11 @@ class ServletRateLimitHeadersTest {
                             .andExpect(header().string("X-Quota", org.hamcrest.Matchers.startsWith("\"SearchController.search\";r=0;t=")))
                             .andExpect(header().doesNotExist("RateLimit"));
                 });
-        runner().withPropertyValues("ratelimit.headers.limit-header=Rate Limit").run(context ->
-                assertThat(context).hasFailed().getFailure()
-                        .hasStackTraceContaining("ratelimit.headers.limit-header must be an HTTP header name"));
     }
 
     @Test
     void disabledHeadersLeaveOnlyRetryAfter() {
         runner().withPropertyValues("ratelimit.headers.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(ServletRateLimitHeaders.class);
             MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
             mvc.perform(get("/search").param("user", "fay")).andExpect(header().doesNotExist("RateLimit-Policy"));
             mvc.perform(get("/search").param("user", "fay"));

@@ -1,0 +1,35 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+
+/**
+ * Wraps the backend that rate limited calls use. The auto-configuration builds that backend (the
+ * {@link RateLimitBackend} bean) from the Redisson backend (bean {@value RateLimitAutoConfiguration#REDISSON_BACKEND})
+ * and every bean of this type, applied in their order ({@code @Order} on the bean method or the class, or
+ * {@link org.springframework.core.Ordered}): the lowest order wraps the Redisson backend itself, each next one wraps
+ * the result, so the highest order is outermost and sees a call first. A decorator without an order is outermost.
+ *
+ * <p>The auto-configuration declares two, each backing off for a bean of the same name:
+ * <ul>
+ * <li>{@value RateLimitAutoConfiguration#RESILIENCE_DECORATOR} at {@link #RESILIENCE_ORDER}: the deadline
+ * ({@code ratelimit.backend-timeout}) and the circuit breaker ({@code ratelimit.circuit-breaker.*}), right around
+ * Redis;</li>
+ * <li>{@value RateLimitAutoConfiguration#LOCAL_REJECTION_DECORATOR} at {@link #LOCAL_REJECTION_ORDER}, when
+ * {@code ratelimit.local-rejection.enabled} is not false: rejections answered from memory during a flood, around
+ * the others, so that they cost no Redis call and no deadline.</li>
+ * </ul>
+ * To replace one, declare a decorator bean of its name; to remove one, declare one of its name that returns the
+ * backend it is given. A {@link RateLimitBackend} bean of your own replaces the whole composition.
+ */
+@FunctionalInterface
+public interface RateLimitBackendDecorator {
+
+    /** Order of the deadline and circuit breaker: innermost, right around the Redisson backend. */
+    int RESILIENCE_ORDER = 0;
+
+    /** Order of the local rejection cache: outermost of the auto-configuration's decorators. */
+    int LOCAL_REJECTION_ORDER = 1000;
+
+    /** The backend to use instead of {@code backend}, usually one that delegates to it. */
+    RateLimitBackend decorate(RateLimitBackend backend);
+}

@@ -1,0 +1,62 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+
+/**
+ * Backends for the wiring tests, which only look at which backend wraps which: written against no method of
+ * {@link RateLimitBackend}, so they hold whatever shape its methods have.
+ */
+public final class TestBackends {
+
+    private TestBackends() {
+    }
+
+    /** A backend that must not be asked anything. */
+    public static RateLimitBackend unused() {
+        return proxy(new Wrapping(null));
+    }
+
+    /** A backend that hands every call to {@code delegate}. */
+    public static RateLimitBackend wrapping(RateLimitBackend delegate) {
+        return proxy(new Wrapping(delegate));
+    }
+
+    /** What {@code backend} wraps, if it is one of {@link #wrapping}; else null. */
+    public static RateLimitBackend wrappedBy(RateLimitBackend backend) {
+        return Proxy.isProxyClass(backend.getClass()) && Proxy.getInvocationHandler(backend) instanceof Wrapping wrapping
+                ? wrapping.delegate : null;
+    }
+
+    private static RateLimitBackend proxy(Wrapping handler) {
+        return (RateLimitBackend) Proxy.newProxyInstance(TestBackends.class.getClassLoader(),
+                new Class<?>[] { RateLimitBackend.class }, handler);
+    }
+
+    private record Wrapping(RateLimitBackend delegate) implements InvocationHandler {
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            if (method.getDeclaringClass() == Object.class) {
+                return switch (method.getName()) {
+                    case "equals" -> proxy == args[0];
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    default -> "TestBackends" + (delegate == null ? ".unused" : ".wrapping(" + delegate + ")");
+                };
+            }
+            if (delegate == null) {
+                throw new AssertionError("a wiring test asked the backend: " + method.getName());
+            }
+            try {
+                return method.invoke(delegate, args);
+            }
+            catch (InvocationTargetException ex) {
+                throw ex.getCause();
+            }
+        }
+    }
+}
