@@ -2,9 +2,12 @@ package io.github.redissonratelimit.outcome;
 
 import java.util.List;
 
+import io.github.redissonratelimit.resilience.CircuitState;
+
 /**
- * Told what the limits of each limited call decided: metrics, HTTP headers. Skipped limits (by
- * {@code condition} or {@code skipIf}) have no outcome.
+ * The one listener type of the library: told what the limits of each limited call decided (metrics, HTTP
+ * headers), and, through the default methods, what a Redis outage costs (failures, calls that skipped Redis,
+ * circuit breaker changes). Skipped limits (by {@code condition} or {@code skipIf}) have no outcome.
  *
  * <p>Called once per call, after its last limit decided and before the method (or its fallback)
  * runs; for reactive and {@code CompletableFuture} methods on the thread that completed the decision,
@@ -20,4 +23,19 @@ public interface RateLimitListener {
 
     /** @param outcomes the decisions of one call, in the order the limits were checked */
     void onOutcomes(List<RateLimitOutcome> outcomes);
+
+    /**
+     * Redis failed, or did not answer within the deadline, for a decision on {@code limiterName} (told by
+     * {@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend}, on the thread that saw it fail).
+     */
+    default void onBackendFailure(String limiterName, Throwable error) {
+    }
+
+    /** A decision on {@code limiterName} did not go to Redis because the circuit is open. */
+    default void onBackendSkipped(String limiterName) {
+    }
+
+    /** The circuit breaker in front of Redis changed state. */
+    default void onCircuitStateChange(CircuitState from, CircuitState to) {
+    }
 }

@@ -6,34 +6,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * Stops sending requests to a failing backend for a while. {@link State#CLOSED}: every call goes
- * through; {@code failureThreshold} consecutive failures open the circuit. {@link State#OPEN}: no call
+ * Stops sending requests to a failing backend for a while. {@link CircuitState#CLOSED}: every call goes
+ * through; {@code failureThreshold} consecutive failures open the circuit. {@link CircuitState#OPEN}: no call
  * goes through for {@code openDuration}; then the next call is let through as a probe
- * ({@link State#HALF_OPEN}) while the others keep being refused. The probe's success closes the
+ * ({@link CircuitState#HALF_OPEN}) while the others keep being refused. The probe's success closes the
  * circuit, its failure opens it again for another {@code openDuration}.
  *
  * <p>Thread-safe; a call in the closed state costs two volatile reads.
  */
-public final class CircuitBreaker {
-
-    /** The states of the circuit. */
-    public enum State {
-
-        /** Calls go to the backend. */
-        CLOSED,
-
-        /** Calls are refused without touching the backend. */
-        OPEN,
-
-        /** One probe call is with the backend; other calls are refused. */
-        HALF_OPEN
-    }
+final class CircuitBreaker {
 
     /** Told about every state change, outside of any lock. */
     @FunctionalInterface
-    public interface StateListener {
+    interface StateListener {
 
-        void onStateChange(State from, State to);
+        void onStateChange(CircuitState from, CircuitState to);
     }
 
     private final int failureThreshold;
@@ -41,7 +28,7 @@ public final class CircuitBreaker {
     private final LongSupplier nanoClock;
     private final StateListener listener;
     private final AtomicInteger consecutiveFailures = new AtomicInteger();
-    private volatile State state = State.CLOSED;
+    private volatile CircuitState state = CircuitState.CLOSED;
     private volatile long openedAt;
 
     public CircuitBreaker(int failureThreshold, Duration openDuration, StateListener listener) {
@@ -61,7 +48,7 @@ public final class CircuitBreaker {
         this.nanoClock = nanoClock;
     }
 
-    public State state() {
+    public CircuitState state() {
         return state;
     }
 
@@ -71,36 +58,36 @@ public final class CircuitBreaker {
      * {@link #onInconclusive}.
      */
     public boolean tryAcquirePermission() {
-        State current = state;
-        if (current == State.CLOSED) {
+        CircuitState current = state;
+        if (current == CircuitState.CLOSED) {
             return true;
         }
-        return current == State.OPEN && nanoClock.getAsLong() - openedAt >= openNanos
-                && transition(State.OPEN, State.HALF_OPEN);
+        return current == CircuitState.OPEN && nanoClock.getAsLong() - openedAt >= openNanos
+                && transition(CircuitState.OPEN, CircuitState.HALF_OPEN);
     }
 
     /** The backend answered. */
     public void onSuccess() {
-        State current = state;
-        if (current == State.CLOSED) {
+        CircuitState current = state;
+        if (current == CircuitState.CLOSED) {
             if (consecutiveFailures.get() != 0) {
                 consecutiveFailures.set(0);
             }
         }
-        else if (current == State.HALF_OPEN) {
-            transition(State.HALF_OPEN, State.CLOSED);
+        else if (current == CircuitState.HALF_OPEN) {
+            transition(CircuitState.HALF_OPEN, CircuitState.CLOSED);
         }
         // OPEN: a call let through before the circuit opened; the probe decides
     }
 
     /** The backend failed or did not answer in time. */
     public void onFailure() {
-        State current = state;
-        if (current == State.HALF_OPEN) {
-            transition(State.HALF_OPEN, State.OPEN);
+        CircuitState current = state;
+        if (current == CircuitState.HALF_OPEN) {
+            transition(CircuitState.HALF_OPEN, CircuitState.OPEN);
         }
-        else if (current == State.CLOSED && consecutiveFailures.incrementAndGet() >= failureThreshold) {
-            transition(State.CLOSED, State.OPEN);
+        else if (current == CircuitState.CLOSED && consecutiveFailures.incrementAndGet() >= failureThreshold) {
+            transition(CircuitState.CLOSED, CircuitState.OPEN);
         }
     }
 
@@ -109,14 +96,14 @@ public final class CircuitBreaker {
      * interrupted): a probe in flight is given back, so that the next call probes again.
      */
     public void onInconclusive() {
-        if (state == State.HALF_OPEN) {
-            transition(State.HALF_OPEN, State.OPEN, nanoClock.getAsLong() - openNanos);
+        if (state == CircuitState.HALF_OPEN) {
+            transition(CircuitState.HALF_OPEN, CircuitState.OPEN, nanoClock.getAsLong() - openNanos);
         }
     }
 
     /** How long the circuit stays open from now; zero when it is not open. */
     public Duration remainingOpenDuration() {
-        if (state != State.OPEN) {
+        if (state != CircuitState.OPEN) {
             return Duration.ZERO;
         }
         return Duration.ofNanos(Math.max(0, openNanos - (nanoClock.getAsLong() - openedAt)));
@@ -131,16 +118,16 @@ public final class CircuitBreaker {
         return failureThreshold;
     }
 
-    private boolean transition(State from, State to) {
+    private boolean transition(CircuitState from, CircuitState to) {
         return transition(from, to, nanoClock.getAsLong());
     }
 
-    private boolean transition(State from, State to, long now) {
+    private boolean transition(CircuitState from, CircuitState to, long now) {
         synchronized (this) {
             if (state != from) {
                 return false;
             }
-            if (to == State.OPEN) {
+            if (to == CircuitState.OPEN) {
                 openedAt = now;
             }
             consecutiveFailures.set(0);

@@ -21,7 +21,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 
 /**
  * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout},
@@ -44,7 +44,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     private final RateLimitBackend delegate;
     private final Duration timeout;
     private final CircuitBreaker circuitBreaker;
-    private final List<BackendFailureListener> listeners;
+    private final List<RateLimitListener> listeners;
     private final LongAdder failures = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private volatile Throwable lastFailure;
@@ -55,7 +55,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
      * @param openDuration how long an open circuit skips Redis before probing it again
      */
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
-            Duration openDuration, List<? extends BackendFailureListener> listeners) {
+            Duration openDuration, List<? extends RateLimitListener> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
@@ -78,7 +78,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         if (!circuitBreaker.tryAcquirePermission()) {
             skipped.increment();
-            listeners.forEach(listener -> listener.onSkipped(limiterName));
+            listeners.forEach(listener -> listener.onBackendSkipped(limiterName));
             Duration retryAfter = circuitBreaker.remainingOpenDuration();
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
                     Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for "
@@ -112,7 +112,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     }
 
     private <T> CompletableFuture<T> bounded(String limiterName, Supplier<CompletionStage<T>> call) {
-        if (circuitBreaker.state() != State.CLOSED) {
+        if (circuitBreaker.state() != CircuitState.CLOSED) {
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
                     Reason.CIRCUIT_OPEN, max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
                     "Redis is skipped after repeated failures", lastFailure));
@@ -153,7 +153,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         }
         failures.increment();
         lastFailure = error;
-        listeners.forEach(listener -> listener.onFailure(limiterName, error));
+        listeners.forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
             logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
         }
@@ -168,24 +168,24 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
                         : describe(error), error);
     }
 
-    private void stateChanged(State from, State to) {
-        if (to == State.OPEN && from == State.CLOSED) {
+    private void stateChanged(CircuitState from, CircuitState to) {
+        if (to == CircuitState.OPEN && from == CircuitState.CLOSED) {
             logger.warn("Redis failed " + circuitBreaker.failureThreshold() + " rate limit decisions in a row (last: "
                     + LogSafe.text(describe(lastFailure)) + "); skipping Redis for " + circuitBreaker.openDuration().toMillis()
                     + "ms at a time until it answers again. Meanwhile each limit applies its on-backend-error "
                     + "policy (allow or deny).");
         }
-        else if (to == State.CLOSED) {
+        else if (to == CircuitState.CLOSED) {
             logger.info("Redis answers rate limit decisions again; limits apply normally.");
         }
         else if (logger.isDebugEnabled()) {
             logger.debug("Rate limit circuit " + from + " -> " + to);
         }
-        listeners.forEach(listener -> listener.onStateChange(from, to));
+        listeners.forEach(listener -> listener.onCircuitStateChange(from, to));
     }
 
     /** The circuit's state: {@code CLOSED} while Redis answers. */
-    public State getState() {
+    public CircuitState getState() {
         return circuitBreaker.state();
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+import io.github.redissonratelimit.resilience.CircuitState;
 
 class CircuitBreakerTest {
 
@@ -27,12 +27,12 @@ class CircuitBreakerTest {
     void opensAfterThresholdConsecutiveFailures() {
         breaker.onFailure();
         breaker.onFailure();
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(breaker.tryAcquirePermission()).isTrue();
 
         breaker.onFailure();
 
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.tryAcquirePermission()).isFalse();
         assertThat(breaker.remainingOpenDuration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(changes).containsExactly("CLOSED->OPEN");
@@ -46,7 +46,7 @@ class CircuitBreakerTest {
         breaker.onFailure();
         breaker.onFailure();
 
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(changes).isEmpty();
     }
 
@@ -60,7 +60,7 @@ class CircuitBreakerTest {
         advance(Duration.ofMillis(1));
 
         assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
         assertThat(breaker.tryAcquirePermission()).as("a second caller while the probe runs").isFalse();
         assertThat(breaker.remainingOpenDuration()).isZero();
     }
@@ -73,13 +73,13 @@ class CircuitBreakerTest {
 
         breaker.onSuccess();
 
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
         assertThat(breaker.tryAcquirePermission()).isTrue();
         assertThat(changes).containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
         // the failure count starts from zero again
         breaker.onFailure();
         breaker.onFailure();
-        assertThat(breaker.state()).isEqualTo(State.CLOSED);
+        assertThat(breaker.state()).isEqualTo(CircuitState.CLOSED);
     }
 
     @Test
@@ -90,7 +90,7 @@ class CircuitBreakerTest {
 
         breaker.onFailure();
 
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.remainingOpenDuration()).isEqualTo(Duration.ofSeconds(2));
         assertThat(breaker.tryAcquirePermission()).isFalse();
     }
@@ -103,9 +103,9 @@ class CircuitBreakerTest {
 
         breaker.onInconclusive();
 
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(breaker.tryAcquirePermission()).isTrue();
-        assertThat(breaker.state()).isEqualTo(State.HALF_OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.HALF_OPEN);
     }
 
     @Test
@@ -114,7 +114,7 @@ class CircuitBreakerTest {
         breaker.onSuccess();
         breaker.onFailure();
 
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
         assertThat(changes).containsExactly("CLOSED->OPEN");
     }
 
@@ -130,6 +130,6 @@ class CircuitBreakerTest {
         for (int i = 0; i < 3; i++) {
             breaker.onFailure();
         }
-        assertThat(breaker.state()).isEqualTo(State.OPEN);
+        assertThat(breaker.state()).isEqualTo(CircuitState.OPEN);
     }
 }

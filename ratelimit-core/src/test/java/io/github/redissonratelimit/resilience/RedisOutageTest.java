@@ -41,11 +41,12 @@ import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+import io.github.redissonratelimit.resilience.CircuitState;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -127,9 +128,13 @@ class RedisOutageTest {
 
     private ResilientRateLimitBackend resilient(RedissonClient client, int failureThreshold, Duration open) {
         return new ResilientRateLimitBackend(new RedissonRateLimitBackend(client), DEADLINE, failureThreshold, open,
-                List.of(new BackendFailureListener() {
+                List.of(new RateLimitListener() {
                     @Override
-                    public void onStateChange(State from, State to) {
+                    public void onOutcomes(java.util.List<io.github.redissonratelimit.outcome.RateLimitOutcome> outcomes) {
+                    }
+
+                    @Override
+                    public void onCircuitStateChange(CircuitState from, CircuitState to) {
                         stateChanges.add(from + "->" + to);
                     }
                 }));
@@ -154,13 +159,13 @@ class RedisOutageTest {
                             ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
             stalledMillis.add(millisSince(start));
         }
-        assertThat(backend.getState()).isEqualTo(State.OPEN);
+        assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
         assertThat(stalledMillis).allSatisfy(millis -> assertThat(millis)
                 .isGreaterThanOrEqualTo(DEADLINE.toMillis() - 1).isLessThan(DEADLINE.plus(MARGIN).toMillis()));
 
         // once the pause is over, Redis runs the timed-out commands; then the open circuit keeps every call away
         sleepUntil(pausedAt, Duration.ofMillis(850));
-        assertThat(backend.getState()).as("the pause must end within the open duration").isEqualTo(State.OPEN);
+        assertThat(backend.getState()).as("the pause must end within the open duration").isEqualTo(CircuitState.OPEN);
         CommandStats before = commandStats();
         List<Long> skippedNanos = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -176,7 +181,7 @@ class RedisOutageTest {
 
         // after the open duration one probe goes to Redis; it answers, and limiting resumes
         awaitRecovery(() -> acquire(backend, "rl:{stall}", spec, 1).allowed(), Duration.ofSeconds(10));
-        assertThat(backend.getState()).isEqualTo(State.CLOSED);
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
         assertThat(stateChanges).containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
         System.out.printf("[outage] stalled Redis: calls took %s ms (deadline %d ms); skipped calls took %.1f us on "
                 + "average, max %.1f us%n", stalledMillis, DEADLINE.toMillis(),
@@ -222,7 +227,7 @@ class RedisOutageTest {
         long probes = 2_000 / OPEN.toMillis() + 1;
         assertThat(backend.getFailureCount()).isBetween(5L, 5 + probes);
         assertThat(backend.getSkippedCount()).isEqualTo(2L * reads - backend.getFailureCount());
-        assertThat(backend.getState()).isIn(State.OPEN, State.HALF_OPEN);
+        assertThat(backend.getState()).isIn(CircuitState.OPEN, CircuitState.HALF_OPEN);
 
         server.start(); // same port, empty: the limiters are created again
         long restartedAt = System.nanoTime();
@@ -231,7 +236,7 @@ class RedisOutageTest {
             return true;
         }, Duration.ofSeconds(15));
         long recoveryMillis = millisSince(restartedAt);
-        assertThat(backend.getState()).isEqualTo(State.CLOSED);
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
 
         // the limits apply again
         assertThat(service.read("c")).isEqualTo("read c");
@@ -295,7 +300,7 @@ class RedisOutageTest {
                     .isNotInstanceOf(RateLimitBackendUnavailableException.class)
                     .hasMessageContaining("Requested permits amount cannot exceed defined rate");
         }
-        assertThat(backend.getState()).isEqualTo(State.CLOSED);
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
         assertThat(backend.getFailureCount()).isZero();
     }
 

@@ -27,7 +27,8 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitBreaker.State;
+import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.resilience.CircuitState;
 
 /** The decorator's logic against scripted backends; {@link RedisOutageTest} runs it against a real Redis. */
 class ResilientRateLimitBackendTest {
@@ -39,19 +40,23 @@ class ResilientRateLimitBackendTest {
     private final AtomicInteger calls = new AtomicInteger();
     private final List<String> events = new CopyOnWriteArrayList<>();
 
-    private final BackendFailureListener listener = new BackendFailureListener() {
+    private final RateLimitListener listener = new RateLimitListener() {
         @Override
-        public void onFailure(String limiterName, Throwable error) {
+        public void onOutcomes(java.util.List<io.github.redissonratelimit.outcome.RateLimitOutcome> outcomes) {
+        }
+
+        @Override
+        public void onBackendFailure(String limiterName, Throwable error) {
             events.add("failure " + error.getClass().getSimpleName());
         }
 
         @Override
-        public void onSkipped(String limiterName) {
+        public void onBackendSkipped(String limiterName) {
             events.add("skipped");
         }
 
         @Override
-        public void onStateChange(State from, State to) {
+        public void onCircuitStateChange(CircuitState from, CircuitState to) {
             events.add(from + "->" + to);
         }
     };
@@ -144,7 +149,7 @@ class ResilientRateLimitBackendTest {
 
         assertThat(passed).containsExactly("release rl:{k} 2", "state rl:{k}", "state rl:{slow}");
         assertThat(neverAnswered).isCancelled();
-        assertThat(backend.getState()).as("reads do not open the circuit").isEqualTo(State.CLOSED);
+        assertThat(backend.getState()).as("reads do not open the circuit").isEqualTo(CircuitState.CLOSED);
     }
 
     @Test
@@ -185,7 +190,7 @@ class ResilientRateLimitBackendTest {
         assertThat(reasons).hasSize(10).startsWith(Reason.ERROR, Reason.ERROR, Reason.ERROR)
                 .endsWith(Reason.CIRCUIT_OPEN, Reason.CIRCUIT_OPEN);
         assertThat(calls).hasValue(3);
-        assertThat(backend.getState()).isEqualTo(State.OPEN);
+        assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
         assertThat(backend.getFailureCount()).isEqualTo(3);
         assertThat(backend.getSkippedCount()).isEqualTo(7);
         assertThat(events).startsWith("failure RedisConnectionException", "failure RedisConnectionException",
@@ -206,7 +211,7 @@ class ResilientRateLimitBackendTest {
             assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1)).isSameAs(bug);
             assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1)).isSameAs(scriptError);
         }
-        assertThat(backend.getState()).isEqualTo(State.CLOSED);
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
         assertThat(backend.getFailureCount()).isZero();
         assertThat(events).isEmpty();
     }

@@ -11,9 +11,9 @@ import org.springframework.core.annotation.Order;
 
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
-import io.github.redissonratelimit.resilience.BackendFailureListener;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
@@ -41,11 +41,11 @@ final class RateLimitBackendConfiguration {
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
     @Order(RateLimitBackendDecorator.RESILIENCE_ORDER)
     RateLimitBackendDecorator rateLimitResilienceDecorator(RateLimitProperties properties,
-            ObjectProvider<BackendFailureListener> backendFailureListeners) {
+            ObjectProvider<RateLimitListener> rateLimitListeners) {
         CircuitBreakerProperties circuitBreaker = properties.getCircuitBreaker();
         return backend -> new ResilientRateLimitBackend(backend, properties.getBackendTimeout(),
                 circuitBreaker.getFailureThreshold(), circuitBreaker.getOpenDuration(),
-                backendFailureListeners.orderedStream().toList());
+                rateLimitListeners.orderedStream().toList());
     }
 
     @Bean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR)

@@ -25,7 +25,7 @@ import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitBreaker;
+import io.github.redissonratelimit.resilience.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -107,7 +107,7 @@ class RateLimitOutagePolicyAutoConfigurationTest {
 
                     assertThatThrownBy(() -> catalog.browse("x")).isInstanceOf(RateLimitBackendUnavailableException.class);
                     assertThatThrownBy(() -> catalog.buy("x")).isInstanceOf(RateLimitBackendUnavailableException.class);
-                    assertThat(backend.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+                    assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
                     assertThat(catalog.browseAlways("x")).isEqualTo("browsed x");
                     assertThatThrownBy(() -> catalog.browse("y"))
                             .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class, ex -> {

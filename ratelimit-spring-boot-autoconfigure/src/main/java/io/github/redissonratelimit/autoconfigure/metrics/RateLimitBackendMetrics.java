@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
@@ -7,8 +8,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 
-import io.github.redissonratelimit.resilience.BackendFailureListener;
-import io.github.redissonratelimit.resilience.CircuitBreaker;
+import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+import io.github.redissonratelimit.resilience.CircuitState;
 
 /**
  * Counts what Redis outages cost: {@code ratelimit.backend.failures} (decisions Redis failed or did not
@@ -17,7 +19,7 @@ import io.github.redissonratelimit.resilience.CircuitBreaker;
  * is skipped or probed, else 0). The registry is looked up on first use, so that this listener can be
  * created before the application's {@link MeterRegistry}.
  */
-public final class RateLimitBackendMetrics implements BackendFailureListener {
+public final class RateLimitBackendMetrics implements RateLimitListener {
 
     private final ObjectProvider<MeterRegistry> registries;
     private final AtomicInteger open = new AtomicInteger();
@@ -27,8 +29,13 @@ public final class RateLimitBackendMetrics implements BackendFailureListener {
         this.registries = registries;
     }
 
+    /** The decisions themselves are counted by {@code RateLimitMetrics}. */
     @Override
-    public void onFailure(String limiterName, Throwable error) {
+    public void onOutcomes(List<RateLimitOutcome> outcomes) {
+    }
+
+    @Override
+    public void onBackendFailure(String limiterName, Throwable error) {
         MeterRegistry meters = registry();
         if (meters != null) {
             Counter.builder("ratelimit.backend.failures")
@@ -39,7 +46,7 @@ public final class RateLimitBackendMetrics implements BackendFailureListener {
     }
 
     @Override
-    public void onSkipped(String limiterName) {
+    public void onBackendSkipped(String limiterName) {
         MeterRegistry meters = registry();
         if (meters != null) {
             Counter.builder("ratelimit.backend.skipped")
@@ -49,8 +56,8 @@ public final class RateLimitBackendMetrics implements BackendFailureListener {
     }
 
     @Override
-    public void onStateChange(CircuitBreaker.State from, CircuitBreaker.State to) {
-        open.set(to == CircuitBreaker.State.CLOSED ? 0 : 1);
+    public void onCircuitStateChange(CircuitState from, CircuitState to) {
+        open.set(to == CircuitState.CLOSED ? 0 : 1);
         registry();
     }
 
