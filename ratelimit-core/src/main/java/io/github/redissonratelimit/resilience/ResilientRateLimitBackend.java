@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
@@ -44,7 +45,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     private final RateLimitBackend delegate;
     private final Duration timeout;
     private final CircuitBreaker circuitBreaker;
-    private final List<RateLimitListener> listeners;
+    private final Supplier<List<RateLimitListener>> listeners;
     private final LongAdder failures = new LongAdder();
     private final LongAdder skipped = new LongAdder();
     private volatile Throwable lastFailure;
@@ -56,18 +57,27 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
      */
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
             Duration openDuration, List<? extends RateLimitListener> listeners) {
+        this(delegate, timeout, failureThreshold, openDuration, () -> listeners);
+    }
+
+    /**
+     * @param listeners obtained once, at the first failure or circuit change: listeners that use the backend
+     * themselves (headers reading the permits left) need not exist when it is created
+     */
+    public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
+            Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
         }
         this.timeout = timeout;
-        this.listeners = List.copyOf(listeners);
+        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
         this.circuitBreaker = new CircuitBreaker(failureThreshold, openDuration, this::stateChanged);
     }
 
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
             Duration openDuration) {
-        this(delegate, timeout, failureThreshold, openDuration, List.of());
+        this(delegate, timeout, failureThreshold, openDuration, List.<RateLimitListener>of());
     }
 
     /**
@@ -78,7 +88,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         if (!circuitBreaker.tryAcquirePermission()) {
             skipped.increment();
-            listeners.forEach(listener -> listener.onBackendSkipped(limiterName));
+            listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
             Duration retryAfter = circuitBreaker.remainingOpenDuration();
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
                     Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for "
@@ -153,7 +163,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         }
         failures.increment();
         lastFailure = error;
-        listeners.forEach(listener -> listener.onBackendFailure(limiterName, error));
+        listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
             logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
         }
@@ -181,7 +191,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         else if (logger.isDebugEnabled()) {
             logger.debug("Rate limit circuit " + from + " -> " + to);
         }
-        listeners.forEach(listener -> listener.onCircuitStateChange(from, to));
+        listeners.get().forEach(listener -> listener.onCircuitStateChange(from, to));
     }
 
     /** The circuit's state: {@code CLOSED} while Redis answers. */

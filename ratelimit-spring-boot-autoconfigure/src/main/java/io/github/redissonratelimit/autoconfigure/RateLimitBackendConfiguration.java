@@ -45,7 +45,7 @@ final class RateLimitBackendConfiguration {
         CircuitBreakerProperties circuitBreaker = properties.getCircuitBreaker();
         return backend -> new ResilientRateLimitBackend(backend, properties.getBackendTimeout(),
                 circuitBreaker.getFailureThreshold(), circuitBreaker.getOpenDuration(),
-                rateLimitListeners.orderedStream().toList());
+                () -> rateLimitListeners.orderedStream().toList());
     }
 
     @Bean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR)
