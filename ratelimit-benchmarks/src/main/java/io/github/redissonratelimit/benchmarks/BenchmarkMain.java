@@ -110,6 +110,10 @@ public final class BenchmarkMain {
                 log("flood without local rejection");
                 results.floodWithoutShortcut = FloodScenario.run(withoutShortcut.getBean(AnnotatedService.class),
                         "off-" + flood, settings.flood(), redis);
+                results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
+                        settings.quick());
+                results.pingMicros = redis.pingMicros(2_000);
+                results.http = HttpScenario.run(redisson, settings);
             }
             finally {
                 redisson.shutdown();
@@ -200,6 +204,9 @@ public final class BenchmarkMain {
         FloodScenario.Result floodWithoutShortcut;
         long localRejections;
         long newUsers;
+        List<MemoryScenario.Result> memory;
+        double pingMicros;
+        List<HttpScenario.Result> http;
         Map<String, double[]> microbenchmarks;
         String loadAfter;
         Duration elapsed;

@@ -16,6 +16,32 @@ record RedisProbe(String host, int port) {
         }
     }
 
+    /** The median of {@code count} sequential PINGs, in microseconds: one Redis round trip on this machine. */
+    double pingMicros(int count) {
+        try (RespClient client = new RespClient(host, port)) {
+            java.util.List<Double> micros = new java.util.ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                long start = System.nanoTime();
+                client.command("PING");
+                micros.add((System.nanoTime() - start) / 1_000.0);
+            }
+            return Stats.median(micros);
+        }
+    }
+
+    /** {@code MEMORY USAGE key SAMPLES 0}: the exact bytes of one key. */
+    long memoryUsage(String key) {
+        try (RespClient client = new RespClient(host, port)) {
+            return ((Number) client.command("MEMORY", "USAGE", key, "SAMPLES", "0")).longValue();
+        }
+    }
+
+    String encoding(String key) {
+        try (RespClient client = new RespClient(host, port)) {
+            return client.string("OBJECT", "ENCODING", key);
+        }
+    }
+
     String version() {
         String version = info("server", "redis_version");
         return version == null ? "unknown" : version;

@@ -1,0 +1,51 @@
+package io.github.redissonratelimit.benchmarks;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.github.redissonratelimit.annotation.RateLimit;
+
+/**
+ * A web application on embedded Tomcat with a limited endpoint and its unlimited twin, identical otherwise: what
+ * the limiter adds to a real HTTP request, with everything a Boot application has (429 handler, rate limit
+ * headers with the permits left).
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+public class HttpApplication {
+
+    /** Starts the application on a free port on {@code redisson} (which the caller shuts down). */
+    static ConfigurableApplicationContext start(RedissonClient redisson) {
+        return new SpringApplicationBuilder(HttpApplication.class)
+                .web(WebApplicationType.SERVLET)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .properties("server.port=0", "server.address=127.0.0.1", "spring.jmx.enabled=false")
+                .initializers(context -> context.getBeanFactory().registerSingleton("redissonClient", redisson))
+                .run();
+    }
+
+    /** Registered as a member class of this configuration. */
+    @RestController
+    public static class Endpoints {
+
+        @GetMapping("/limited/{user}")
+        @RateLimit(key = "'http:' + #user", rate = Limits.GENEROUS_RATE, window = "1s")
+        public String limited(@PathVariable String user) {
+            return user;
+        }
+
+        @GetMapping("/unlimited/{user}")
+        public String unlimited(@PathVariable String user) {
+            return user;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.web.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Goal 5 of the performance issue: the same request to a limited endpoint and to its unlimited twin, same JVM,
+ * same Redis, at several connection counts, closed loop; rounds alternate the two endpoints so that drift hits
+ * both alike. The client is the JDK's {@link HttpClient} (HTTP/1.1, keep-alive), one thread per connection.
+ */
+final class HttpScenario {
+
+    static final List<Integer> CONNECTIONS = List.of(1, 16, 64);
+
+    private HttpScenario() {
+    }
+
+    /** The runs of one endpoint at one connection count. */
+    record Runs(List<LoadRun.Result> rounds) {
+
+        double medianPerSecond() {
+            return Stats.median(rounds.stream().map(LoadRun.Result::perSecond).toList());
+        }
+
+        double medianMicros(double quantile) {
+            return Stats.median(rounds.stream().map(run -> run.micros(quantile)).toList());
+        }
+    }
+
+    record Result(int connections, Runs limited, Runs unlimited) {
+    }
+
+    static List<Result> run(RedissonClient redisson, Settings settings) throws InterruptedException {
+        List<Result> results = new ArrayList<>();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        try (ConfigurableApplicationContext app = HttpApplication.start(redisson)) {
+            int port = ((WebServerApplicationContext) app).getWebServer().getPort();
+            Contender limited = new Endpoint(client, port, "limited");
+            Contender unlimited = new Endpoint(client, port, "unlimited");
+            int rounds = Math.max(1, settings.rounds() / 4);
+            for (int connections : CONNECTIONS) {
+                BenchmarkMain.log("HTTP, " + connections + " connection(s)");
+                for (int user = 0; user < Users.COUNT; user++) {
+                    limited.decide(user); // first sight of each user's limiter is not part of the figures
+                }
+                LoadRun.run(limited, connections, settings.warmup().dividedBy(4));
+                LoadRun.run(unlimited, connections, settings.warmup().dividedBy(4));
+                List<LoadRun.Result> limitedRuns = new ArrayList<>();
+                List<LoadRun.Result> unlimitedRuns = new ArrayList<>();
+                for (int round = 0; round < rounds; round++) {
+                    boolean limitedFirst = round % 2 == 0;
+                    LoadRun.Result first = checked(LoadRun.run(limitedFirst ? limited : unlimited, connections, settings.run()));
+                    LoadRun.Result second = checked(LoadRun.run(limitedFirst ? unlimited : limited, connections, settings.run()));
+                    limitedRuns.add(limitedFirst ? first : second);
+                    unlimitedRuns.add(limitedFirst ? second : first);
+                }
+                results.add(new Result(connections, new Runs(limitedRuns), new Runs(unlimitedRuns)));
+            }
+        }
+        return results;
+    }
+
+    private static LoadRun.Result checked(LoadRun.Result run) {
+        if (run.errors() > 0 || run.allowed() != run.decisions()) {
+            throw new IllegalStateException("HTTP run: " + run.errors() + " errors, " + (run.decisions() - run.allowed())
+                    + " rejections of " + run.decisions() + " requests", run.firstError());
+        }
+        return run;
+    }
+
+    /** One endpoint as a contender: 200 is allowed, 429 rejected, anything else an error. */
+    private record Endpoint(HttpClient client, int port, String path) implements Contender {
+
+        @Override
+        public String id() {
+            return path;
+        }
+
+        @Override
+        public String description() {
+            return "GET /" + path + "/{user}";
+        }
+
+        @Override
+        public boolean decide(int user) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/" + path + "/"
+                    + Users.id(user))).GET().build();
+            try {
+                int status = client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status == 200 || status == 429) {
+                    return status == 200;
+                }
+                throw new IllegalStateException("HTTP " + status + " from /" + path);
+            }
+            catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(ex);
+            }
+        }
+    }
+}
