@@ -32,7 +32,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
  * {@linkplain #setAsyncExecutor async executor} once their permits are taken (never on a Redis event loop
  * thread);</li>
  * <li>methods returning {@code Mono}, {@code Flux} or another deferred reactive type (with Reactor on the
- * class path) are assembled at once and limited per subscription.</li>
+ * class path) are assembled at once and limited per subscription; Kotlin {@code suspend} methods the same way, on
+ * their coroutine.</li>
  * </ul>
  *
  * <p>The backend is obtained at the first limited call, not when the interceptor is created: auto-proxy
@@ -85,7 +86,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
             return futures.invoke(invocation, target, targetClass, operations);
         }
-        if (reactive != null && reactive.handles(returnType)) {
+        if (reactive != null && reactive.handles(invocation.getMethod())) {
             return reactive.invoke(invocation, target, targetClass, operations);
         }
         Object[] args = invocation.getArguments();

@@ -1,12 +1,15 @@
 package io.github.redissonratelimit.interceptor;
 
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.function.Function;
 
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.util.ClassUtils;
 import reactor.core.publisher.Mono;
 
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -16,9 +19,13 @@ import io.github.redissonratelimit.outcome.RateLimitListener;
  * Limits methods that return a deferred reactive type ({@code Mono}, {@code Flux}, or any type Spring's
  * {@link ReactiveAdapterRegistry} adapts): the method is called at once to assemble its publisher, and
  * every subscription first takes the permits asynchronously. A {@code Flux} takes them once per
- * subscription, not per element. Only loaded when Reactor is on the class path.
+ * subscription, not per element. Kotlin {@code suspend} methods take the same path (with kotlinx-coroutines-reactor
+ * on the class path, as Spring AOP needs for them). Only loaded when Reactor is on the class path.
  */
 final class ReactiveRateLimiting {
+
+    private static final boolean coroutinesReactorPresent = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+            ReactiveRateLimiting.class.getClassLoader());
 
     private final ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
     private final RateLimitAspectSupport support;
@@ -27,14 +34,27 @@ final class ReactiveRateLimiting {
         this.support = support;
     }
 
-    boolean handles(Class<?> returnType) {
-        ReactiveAdapter adapter = registry.getAdapter(returnType);
+    boolean handles(Method method) {
+        if (suspending(method)) {
+            return true;
+        }
+        ReactiveAdapter adapter = registry.getAdapter(method.getReturnType());
         return adapter != null && adapter.getDescriptor().isDeferred();
+    }
+
+    /**
+     * A Kotlin {@code suspend} method, with kotlinx-coroutines-reactor present: Spring AOP then invokes the target
+     * as a {@code Mono} (what {@code proceed()} returns here) and awaits what the advice returns on the coroutine,
+     * so the decision is limited like a {@code Mono} method's and holds no thread.
+     */
+    private static boolean suspending(Method method) {
+        return coroutinesReactorPresent && KotlinDetector.isSuspendingFunction(method);
     }
 
     Object invoke(MethodInvocation invocation, Object target, Class<?> targetClass,
             List<RateLimitOperation> operations) throws Throwable {
-        ReactiveAdapter adapter = registry.getAdapter(invocation.getMethod().getReturnType());
+        boolean suspending = suspending(invocation.getMethod());
+        ReactiveAdapter adapter = registry.getAdapter(suspending ? Mono.class : invocation.getMethod().getReturnType());
         Object[] args = invocation.getArguments();
         List<LimitCall> calls;
         try {
@@ -60,6 +80,9 @@ final class ReactiveRateLimiting {
             }
             try {
                 Object fallback = support.rejected(acquisition, target, args);
+                if (suspending && !(fallback instanceof Publisher<?>)) {
+                    return Mono.justOrEmpty(fallback); // a fallback that does not suspend
+                }
                 return fallback == null ? Mono.empty() : adapter.toPublisher(fallback);
             }
             catch (Throwable ex) {

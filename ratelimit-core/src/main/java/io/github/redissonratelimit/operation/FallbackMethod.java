@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import org.springframework.core.CoroutinesUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -24,10 +26,14 @@ public final class FallbackMethod {
 
     private final Method method;
     private final boolean takesException;
+    private final boolean limitedSuspends;
+    private final boolean suspends;
 
-    private FallbackMethod(Method method, boolean takesException) {
+    private FallbackMethod(Method method, boolean takesException, boolean limitedSuspends) {
         this.method = method;
         this.takesException = takesException;
+        this.limitedSuspends = limitedSuspends;
+        this.suspends = KotlinDetector.isSuspendingFunction(method);
         ReflectionUtils.makeAccessible(method);
     }
 
@@ -56,13 +62,13 @@ public final class FallbackMethod {
                     + chosen.getReturnType().getSimpleName() + ", which " + limited.getName() + " cannot return (it returns "
                     + returnType.getSimpleName() + ")", "let " + name + " return " + returnType.getSimpleName(), null);
         }
-        return new FallbackMethod(chosen, chosen == withException);
+        return new FallbackMethod(chosen, chosen == withException, KotlinDetector.isSuspendingFunction(limited));
     }
 
     private static Method find(Method[] candidates, Method limited, boolean withException) {
-        Class<?>[] expected = limited.getParameterTypes();
+        Class<?>[] expected = parameterTypes(limited);
         for (Method candidate : candidates) {
-            Class<?>[] actual = candidate.getParameterTypes();
+            Class<?>[] actual = parameterTypes(candidate);
             if (actual.length != expected.length + (withException ? 1 : 0)) {
                 continue;
             }
@@ -80,8 +86,14 @@ public final class FallbackMethod {
         return null;
     }
 
+    /** The parameters as the source declares them: a Kotlin {@code suspend} function's continuation left out. */
+    private static Class<?>[] parameterTypes(Method method) {
+        Class<?>[] types = method.getParameterTypes();
+        return KotlinDetector.isSuspendingFunction(method) ? Arrays.copyOf(types, types.length - 1) : types;
+    }
+
     private static String signature(Method limited, String name) {
-        List<String> parameters = Stream.of(limited.getParameterTypes()).map(Class::getSimpleName)
+        List<String> parameters = Stream.of(parameterTypes(limited)).map(Class::getSimpleName)
                 .collect(Collectors.toList());
         String plain = String.join(", ", parameters);
         parameters.add("RateLimitExceededException ex");
@@ -90,7 +102,7 @@ public final class FallbackMethod {
     }
 
     private static String parameters(Method method) {
-        return Stream.of(method.getParameterTypes()).map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        return Stream.of(parameterTypes(method)).map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
     }
 
     public Method method() {
@@ -98,17 +110,24 @@ public final class FallbackMethod {
     }
 
     /**
-     * Calls the fallback on {@code target} (ignored for a static fallback) with the call's arguments.
+     * Calls the fallback on {@code target} (ignored for a static fallback) with the call's arguments. A Kotlin
+     * {@code suspend} fallback of a {@code suspend} method is started as a {@code Mono} (or {@code Flux}), which the
+     * caller's coroutine awaits.
      * @throws Throwable what the fallback throws, unwrapped
      */
     public Object invoke(Object target, Object[] args, RateLimitExceededException rejection) throws Throwable {
-        Object[] actual = args;
+        Object[] declared = limitedSuspends ? Arrays.copyOf(args, args.length - 1) : args;
+        Object[] actual = declared;
         if (takesException) {
-            actual = Arrays.copyOf(args, args.length + 1);
-            actual[args.length] = rejection;
+            actual = Arrays.copyOf(declared, declared.length + 1);
+            actual[declared.length] = rejection;
+        }
+        Object on = Modifier.isStatic(method.getModifiers()) ? null : target;
+        if (suspends) {
+            return CoroutinesUtils.invokeSuspendingFunction(method, on, actual);
         }
         try {
-            return method.invoke(Modifier.isStatic(method.getModifiers()) ? null : target, actual);
+            return method.invoke(on, actual);
         }
         catch (InvocationTargetException ex) {
             throw ex.getTargetException();
