@@ -15,7 +15,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * Records every decision in Micrometer:
  * <ul>
  * <li>counter {@value #REQUESTS}, tags {@code limit} (the limit's name) and {@code result}
- * ({@code allowed}, {@code rejected} or {@code error});</li>
+ * ({@code allowed}, {@code rejected}, {@code error}, or {@code shadow_rejected}: a limit in shadow mode would
+ * have rejected the call, which ran);</li>
  * <li>timer {@value #BACKEND_LATENCY}, tag {@code limit}: how long asking Redis took, waiting
  * ({@code waitTimeout}) included.</li>
  * </ul>

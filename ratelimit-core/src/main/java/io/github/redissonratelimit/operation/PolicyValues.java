@@ -11,11 +11,17 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  *
  * @param enabled {@code false} switches the limit off: the method runs unlimited
  * @param onBackendError what the limit does when Redis gives no decision; overrides the annotation's
+ * @param shadow whether the limit only records what it would reject (shadow mode); overrides the annotation's
  */
 public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
-        BackendErrorPolicy onBackendError) {
+        BackendErrorPolicy onBackendError, Boolean shadow) {
 
-    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null);
+    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null, null);
+
+    public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
+            BackendErrorPolicy onBackendError) {
+        this(rate, interval, mode, permits, enabled, onBackendError, null);
+    }
 
     public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled) {
         this(rate, interval, mode, permits, enabled, null);

@@ -8,6 +8,7 @@ import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.key.ValueExpression;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.LimitedMethod.DefaultName;
 
@@ -71,11 +72,14 @@ final class RateLimitOperationFactory {
                     + interval.value(), "Redis keeps time in milliseconds: use a window of at least 1ms", null);
         }
         Sourced<RateLimitMode> mode = mode(declaration, values, description);
-        Sourced<Long> permits = permits(declaration, values, rate, description);
+        ValueExpression cost = cost(declaration, policy, method);
+        Sourced<Long> permits = cost != null ? null : permits(declaration, values, rate, description);
         return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(),
                         new LimitSpec(rate.value(), interval.value(), mode.value()))
                 .key(expressions.key(declaration.key(), method))
-                .permits(permits.value())
+                .permits(permits == null ? 1 : permits.value())
+                .cost(cost)
+                .shadow(policy != null && policy.shadow() != null ? policy.shadow() : declaration.shadow())
                 .message(declaration.message())
                 .policyName(declaredName)
                 .source(values.source())
@@ -144,6 +148,29 @@ final class RateLimitOperationFactory {
                     "lower permits or raise rate", null);
         }
         return permits;
+    }
+
+    /**
+     * The {@code cost} expression, which replaces permits: refused together with a declared or policy
+     * {@code permits} (the defaults' permits only fill in for limits without a cost).
+     */
+    private ValueExpression cost(RateLimitDeclaration declaration, PolicyValues policy, LimitedMethod method) {
+        String cost = declaration.cost();
+        if (cost == null) {
+            return null;
+        }
+        if (declaration.permits() != 0) {
+            throw new InvalidRateLimitException(method.description(), "cost", "\"" + cost + "\" is set together "
+                    + "with permits = " + declaration.permits(), "use either permits (the same number of permits "
+                            + "for every call) or cost (computed per call), not both: remove permits", null);
+        }
+        if (policy != null && policy.permits() != null) {
+            throw new InvalidRateLimitException(method.description(),
+                    policies.describePolicyValue(declaration.name(), "permits"), "(" + policy.permits() + ") is set, "
+                            + "but the annotation computes the permits of each call with cost = \"" + cost + "\"",
+                    "remove permits from the policy, or cost from the annotation", null);
+        }
+        return expressions.value(cost, "cost", "#items.size()", method);
     }
 
     /** The policy's value (when it sets one other than DEFAULT) wins over the declaration's. */

@@ -16,6 +16,13 @@ public class PolicyProperties extends LimitProperties {
      */
     private BackendErrorPolicy onBackendError;
 
+    /**
+     * Shadow mode: true takes and records the limit's decisions (metric result 'shadow_rejected', one INFO line
+     * per key and window) but never rejects a call; false enforces the limit even when @RateLimit(shadow = true).
+     * Unset: the annotation decides.
+     */
+    private Boolean shadow;
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -30,5 +37,13 @@ public class PolicyProperties extends LimitProperties {
 
     public void setOnBackendError(BackendErrorPolicy onBackendError) {
         this.onBackendError = onBackendError;
+    }
+
+    public Boolean getShadow() {
+        return shadow;
+    }
+
+    public void setShadow(Boolean shadow) {
+        this.shadow = shadow;
     }
 }

@@ -18,7 +18,7 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
     public PolicyValues policy(String name) {
         PolicyProperties policy = properties.getPolicies().get(name);
         return policy == null ? null : new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(),
-                policy.getPermits(), policy.isEnabled(), policy.getOnBackendError());
+                policy.getPermits(), policy.isEnabled(), policy.getOnBackendError(), policy.getShadow());
     }
 
     @Override
