@@ -112,6 +112,18 @@ public @interface RateLimit {
      */
     boolean shadow() default false;
 
+    /**
+     * SpEL expression, over the same variables as {@link #key()}, for the tier of the call's caller, e.g.
+     * {@code "@plans.planOf(#apiKey)"}: the call is limited by the values of that tier in the named policy
+     * ({@code ratelimit.policies.<name>.tiers.<tier>.rate}, {@code interval}, {@code mode}, {@code permits}), each
+     * falling back to the policy's own value. A tier the policy does not configure (or {@code null}) uses the
+     * policy's own values; an expression that fails refuses the call
+     * ({@link io.github.redissonratelimit.RateLimitConditionException}, HTTP 400). Needs {@link #name()} and a
+     * policy with tiers, checked at startup. The tiers share the key's limiter: a key whose tier changes gets the
+     * new tier's rate under the usual rules for a changed limit.
+     */
+    String tier() default "";
+
     /** Message of the exception, and {@code detail} of the HTTP 429 problem response. */
     String message() default "Too many requests";
 

@@ -94,14 +94,15 @@ abstract class RateLimitAspectSupport {
     }
 
     /**
-     * The limits that apply to one call, with their keys and permits; conditions, costs and keys are evaluated
-     * once here. A limit whose cost is 0 for the call takes nothing and is left out, like one whose condition is
-     * false.
+     * The limits that apply to one call, with their keys and permits; conditions, tiers, costs and keys are
+     * evaluated once here. A limit whose cost is 0 for the call takes nothing and is left out, like one whose
+     * condition is false.
      */
     List<LimitCall> calls(List<RateLimitOperation> operations, Object target, Class<?> targetClass, Object[] args) {
         List<LimitCall> calls = new ArrayList<>(operations.size());
-        for (RateLimitOperation operation : operations) {
-            if (operation.appliesTo(target, targetClass, args)) {
+        for (RateLimitOperation declared : operations) {
+            if (declared.appliesTo(target, targetClass, args)) {
+                RateLimitOperation operation = declared.forCall(target, targetClass, args);
                 long permits = operation.permitsFor(target, targetClass, args);
                 if (permits > 0) {
                     String key = operation.resolveKey(target, targetClass, args);

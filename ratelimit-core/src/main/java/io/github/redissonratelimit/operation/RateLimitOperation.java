@@ -33,6 +33,7 @@ public final class RateLimitOperation {
     private final FallbackMethod fallback;
     private final ValueExpression cost;
     private final boolean shadow;
+    private final Tiers tiers;
 
     private RateLimitOperation(Builder builder) {
         this.method = Objects.requireNonNull(builder.method, "method");
@@ -51,6 +52,7 @@ public final class RateLimitOperation {
         this.fallback = builder.fallback;
         this.cost = builder.cost;
         this.shadow = builder.shadow;
+        this.tiers = builder.tiers;
     }
 
     /**
@@ -108,17 +110,21 @@ public final class RateLimitOperation {
         return cost;
     }
 
-    /**
-     * Shadow mode: the decision is taken and recorded, but never rejects the call (no rejection, no fallback, no
-     * denial when Redis gives no decision, no waiting).
-     */
+    /** Shadow mode: decisions are taken and recorded, but never reject, deny, wait or fall back. */
     public boolean shadow() {
         return shadow;
     }
 
     /**
-     * The permits one call takes: {@link #permits()}, or what the {@link #cost()} expression gives for the call
-     * (0 means the limit takes nothing from this call).
+     * The operation that limits one call: this one, or its tier's when a {@code tier} expression picks one.
+     * @throws io.github.redissonratelimit.RateLimitConditionException when the tier expression fails
+     */
+    public RateLimitOperation forCall(Object target, Class<?> targetClass, Object[] args) {
+        return tiers == null ? this : tiers.select(this, target, targetClass, args);
+    }
+
+    /**
+     * The permits one call takes: {@link #permits()}, or what {@link #cost()} gives for it (0: nothing is taken).
      * @throws RateLimitCostException naming this limit, when the cost is not a whole number from 0 to the rate
      */
     public long permitsFor(Object target, Class<?> targetClass, Object[] args) {
@@ -204,6 +210,7 @@ public final class RateLimitOperation {
         private FallbackMethod fallback;
         private ValueExpression cost;
         private boolean shadow;
+        private Tiers tiers;
 
         private Builder(String method, String name, LimitSpec spec) {
             this.method = method;
@@ -285,6 +292,12 @@ public final class RateLimitOperation {
         /** @param shadow record decisions without ever rejecting; false unless set */
         public Builder shadow(boolean shadow) {
             this.shadow = shadow;
+            return this;
+        }
+
+        /** @param tiers the operations of the tiers, picked per call; may be null */
+        public Builder tiers(Tiers tiers) {
+            this.tiers = tiers;
             return this;
         }
 

@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 
 /** One named limit: {@code ratelimit.policies.<name>.*}. */
@@ -23,6 +26,13 @@ public class PolicyProperties extends LimitProperties {
      */
     private Boolean shadow;
 
+    /**
+     * Values per tier, for @RateLimit(name = "<name>", tier = "...") whose tier expression gives the tier's name:
+     * rate, interval, mode and permits, each falling back to this policy's own. A tier not listed uses this
+     * policy's own values.
+     */
+    private Map<String, LimitProperties> tiers = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -45,5 +55,19 @@ public class PolicyProperties extends LimitProperties {
 
     public void setShadow(Boolean shadow) {
         this.shadow = shadow;
+    }
+
+    public Map<String, LimitProperties> getTiers() {
+        return tiers;
+    }
+
+    public void setTiers(Map<String, LimitProperties> tiers) {
+        this.tiers = tiers;
+    }
+
+    @Override
+    void validate(PropertyErrors errors) {
+        super.validate(errors);
+        tiers.forEach((tier, values) -> errors.group("tiers[" + tier + "]", "tiers." + tier, values::validate));
     }
 }
