@@ -42,8 +42,12 @@ public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Lon
     /** The values of {@code tier}: its own where it sets them, this policy's otherwise; {@code null} when unknown. */
     public PolicyValues forTier(String tier) {
         PolicyValues values = tiers.get(tier);
-        return values == null ? null : new PolicyValues(values.rate != null ? values.rate : rate,
-                values.interval != null ? values.interval : interval, values.mode != null && values.mode != RateLimitMode.DEFAULT ? values.mode : mode,
+        if (values == null) {
+            return null;
+        }
+        RateLimitMode tierMode = values.mode != null && values.mode != RateLimitMode.DEFAULT ? values.mode : mode;
+        return new PolicyValues(values.rate != null ? values.rate : rate,
+                values.interval != null ? values.interval : interval, tierMode,
                 values.permits != null ? values.permits : permits, enabled, onBackendError, shadow, Map.of());
     }
 

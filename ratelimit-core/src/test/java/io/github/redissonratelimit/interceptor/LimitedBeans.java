@@ -51,7 +51,7 @@ final class LimitedBeans implements AutoCloseable {
     }
 
     /** With {@code listener} told every decision too, e.g. the metrics. */
-    static LimitedBeans start(RedisEndpoint redis, RateLimitListener listener, Class<?>... beans) {
+    static LimitedBeans startWithListener(RedisEndpoint redis, RateLimitListener listener, Class<?>... beans) {
         return new LimitedBeans(redis, listener, interceptor -> { }, beans);
     }
 

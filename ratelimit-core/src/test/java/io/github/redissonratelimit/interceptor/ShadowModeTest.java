@@ -49,7 +49,8 @@ class ShadowModeTest {
 
     @Test
     void aShadowLimitNeverRejectsAndCountsWhatItWouldHaveRejected() {
-        try (LimitedBeans beans = LimitedBeans.start(redis, new RateLimitMetrics(registry), Reports.class)) {
+        try (LimitedBeans beans = LimitedBeans.startWithListener(redis, new RateLimitMetrics(registry),
+                Reports.class)) {
             Reports reports = beans.bean(Reports.class);
             for (int i = 0; i < 5; i++) {
                 assertThat(reports.export("ann")).isEqualTo("export for ann");

@@ -161,7 +161,7 @@ class ShadowAndCostHttpTest {
             });
             assertThat(warnings.get(0).getFormattedMessage()).isEqualTo("Answered POST /orders/bulk with 400: a "
                     + "negative cost for rate limit 'bulk': @RateLimit cost \"#count\" of limit 'bulk' on "
-                    + OrdersController.class.getName() + ".bulk(String,int) gave -1, a negative cost");
+                    + OrdersController.class.getName() + ".bulk(String, int) gave -1, a negative cost");
             assertThat(warnings.get(1).getFormattedMessage()).startsWith("Answered POST /orders/bulk with 400: a cost "
                     + "above the rate for rate limit 'bulk': ").endsWith("gave 11, more than the rate (10 per PT1M): "
                             + "no call of this cost could ever be allowed");
