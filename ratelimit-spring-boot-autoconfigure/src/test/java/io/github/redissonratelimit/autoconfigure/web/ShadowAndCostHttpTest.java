@@ -19,16 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.redisson.api.RedissonClient;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
@@ -39,7 +33,6 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
@@ -72,13 +65,8 @@ class ShadowAndCostHttpTest {
     }
 
     private WebApplicationContextRunner runner() {
-        return new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-                        RateLimitWebMvcAutoConfiguration.class, RateLimitMetricsAutoConfiguration.class,
-                        AopAutoConfiguration.class, WebMvcAutoConfiguration.class, JacksonAutoConfiguration.class,
-                        HttpMessageConvertersAutoConfiguration.class, MetricsAutoConfiguration.class,
-                        SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+        return MvcOnRedis.runner(redis, RateLimitMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class)
                 .withBean(OrdersController.class);
     }
 
