@@ -33,7 +33,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
 /**
  * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,
  * takes the permits of each limit in turn without blocking, gives back the grants of a call that did not
- * pass, and tells the listeners. A limit whose backend gives no decision
+ * pass, and tells the listeners. A limit in shadow mode is decided and reported but never ends the call. A limit
+ * whose backend gives no decision
  * ({@link RateLimitBackendUnavailableException}) is passed or ends the call, as its {@code onBackendError}
  * policy says. {@link RateLimitInterceptor} waits for it (blocking methods) or chains on it (future and
  * reactive methods).
@@ -222,8 +223,8 @@ abstract class RateLimitAspectSupport {
      * when Redis gave none and the limit's outage policy allows.
      */
     private boolean passesWithout(LimitCall call, Throwable error) {
-        return call.operation().shadow() || error instanceof RateLimitBackendUnavailableException
-                && !deniesWithoutBackend(call.operation());
+        return call.operation().shadow() || (error instanceof RateLimitBackendUnavailableException
+                && !deniesWithoutBackend(call.operation()));
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
