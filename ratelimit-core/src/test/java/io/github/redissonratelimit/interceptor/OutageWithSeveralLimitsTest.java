@@ -103,7 +103,6 @@ class OutageWithSeveralLimitsTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("up", Result.ALLOWED, false),
                         org.assertj.core.groups.Tuple.tuple("down", Result.ERROR, true)));
         assertThat(released).isEmpty();
-        assertThat(accounts.runs).isEqualTo(2);
     }
 
     @Test
@@ -157,7 +156,6 @@ class OutageWithSeveralLimitsTest {
         @RateLimit(name = "down", key = "'down:' + #user", rate = 5, onBackendError = BackendErrorPolicy.DENY,
                 shadow = true)
         public String shadowStrict(String user) {
-            runs++;
             return "ok";
         }
 
@@ -165,7 +163,6 @@ class OutageWithSeveralLimitsTest {
         @RateLimit(name = "down", key = "'down:' + #user", rate = 5, onBackendError = BackendErrorPolicy.DENY,
                 shadow = true)
         public CompletableFuture<String> shadowStrictAsync(String user) {
-            runs++;
             return CompletableFuture.completedFuture("ok");
         }
 
