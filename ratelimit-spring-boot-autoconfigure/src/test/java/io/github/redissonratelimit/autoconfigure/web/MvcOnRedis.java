@@ -14,7 +14,10 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
-/** A Spring MVC application with the starter's auto-configuration on the test Redis, for MockMvc tests. */
+/**
+ * A Spring MVC application with the starter's auto-configuration on the test Redis, for MockMvc tests, with a
+ * backend timeout long enough for a loaded machine.
+ */
 final class MvcOnRedis {
 
     private MvcOnRedis() {
@@ -27,6 +30,8 @@ final class MvcOnRedis {
                 JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class), Stream.of(more)).toList();
         return new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(configurations.toArray(Class<?>[]::new)))
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
+                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+                // a busy test machine must not turn a slow decision into a pass without headers
+                .withPropertyValues("ratelimit.backend-timeout=5s");
     }
 }
