@@ -35,6 +35,24 @@ public class RateLimitKeyException extends RateLimitException {
         setStackTrace(failure.getStackTrace());
     }
 
+    /** For subclasses whose message is their own, e.g. {@link RateLimitCostException}. */
+    protected RateLimitKeyException(String message, String method, String expression, String limitName,
+            String displayName, Throwable cause) {
+        super(message, cause);
+        this.method = method;
+        this.expression = expression;
+        this.limitName = limitName;
+        this.displayName = displayName;
+    }
+
+    /**
+     * What is wrong with the request, as a client may be told (no input, no expression), completing
+     * "The request has ... for the rate limit 'name'": {@code no valid key} here.
+     */
+    public String getRequestProblem() {
+        return "no valid key";
+    }
+
     /** The annotated method, e.g. {@code com.example.OrderController.submit(String)}. */
     public String getMethod() {
         return method;

@@ -86,9 +86,43 @@ public @interface RateLimit {
 
     /**
      * Permits one call takes; at most the rate. 0: taken from the named policy or
-     * {@code ratelimit.defaults.permits}, else 1.
+     * {@code ratelimit.defaults.permits}, else 1. For a cost that depends on the call, see {@link #cost()}.
      */
     long permits() default 0;
+
+    /**
+     * SpEL expression, over the same variables as {@link #key()}, for the permits one call takes, evaluated per
+     * call after {@link #condition()} and {@link #skipIf()}: e.g. {@code "#items.size()"} for a batch that costs
+     * one permit per item. It must give a whole number: 0 takes nothing (the limit is skipped for that call, like
+     * a false condition); a negative number, one above the rate, or no number at all refuses the call with
+     * {@link io.github.redissonratelimit.RateLimitCostException} (HTTP 400 naming the limit). Not combined with
+     * {@link #permits()} (a fixed cost) or a policy's {@code permits}: that fails at startup. Empty: the call takes
+     * {@link #permits()}.
+     */
+    String cost() default "";
+
+    /**
+     * Shadow mode, to roll a new limit out without enforcing it: the decision is taken against Redis as usual and
+     * recorded (metric {@code ratelimit.requests} with {@code result=shadow_rejected}, one INFO log line per key
+     * and window), but the call always runs: a rejection takes no permits and throws nothing, no fallback is
+     * called, Redis errors never deny the call, and the call never waits ({@link #waitTimeout()} is not used).
+     * The permits of an allowed call are taken, so the limiter shows what enforcing it would have let through.
+     * A shadow limit adds no HTTP rate limit headers. A policy's {@code ratelimit.policies.<name>.shadow}
+     * overrides this, either way.
+     */
+    boolean shadow() default false;
+
+    /**
+     * SpEL expression, over the same variables as {@link #key()}, for the tier of the call's caller, e.g.
+     * {@code "@plans.planOf(#apiKey)"}: the call is limited by the values of that tier in the named policy
+     * ({@code ratelimit.policies.<name>.tiers.<tier>.rate}, {@code interval}, {@code mode}, {@code permits}), each
+     * falling back to the policy's own value. A tier the policy does not configure (or {@code null}) uses the
+     * policy's own values; an expression that fails refuses the call
+     * ({@link io.github.redissonratelimit.RateLimitConditionException}, HTTP 400). Needs {@link #name()} and a
+     * policy with tiers, checked at startup. The tiers share the key's limiter: a key whose tier changes gets the
+     * new tier's rate under the usual rules for a changed limit.
+     */
+    String tier() default "";
 
     /** Message of the exception, and {@code detail} of the HTTP 429 problem response. */
     String message() default "Too many requests";

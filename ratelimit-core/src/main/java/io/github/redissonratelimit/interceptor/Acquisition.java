@@ -32,11 +32,17 @@ final class Acquisition {
         return calls;
     }
 
-    /** @return whether the next limit should be asked */
+    /**
+     * A shadow limit's rejection is recorded but neither ends the call nor is a grant.
+     * @return whether the next limit should be asked
+     */
     boolean decided(LimitCall call, Decision decision, long startNanos) {
         outcomes.add(call.outcome(decision, startNanos));
         if (decision.allowed()) {
             granted.add(call);
+            return true;
+        }
+        if (call.operation().shadow()) {
             return true;
         }
         rejectedBy = call;

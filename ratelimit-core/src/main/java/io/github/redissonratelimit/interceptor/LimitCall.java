@@ -8,22 +8,28 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
 
-/** One limit as it applies to one call: the operation with the call's key and limiter name. */
-record LimitCall(RateLimitOperation operation, String key, String limiterName) {
+/**
+ * One limit as it applies to one call: the operation with the call's key, limiter name and the permits the call
+ * takes (the operation's fixed permits, or what its cost expression gave for the call).
+ */
+record LimitCall(RateLimitOperation operation, String key, String limiterName, long permits) {
 
     RateLimitOutcome outcome(Decision decision, long startNanos) {
+        Result result = decision.allowed() ? Result.ALLOWED
+                : operation.shadow() ? Result.SHADOW_REJECTED : Result.REJECTED;
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
-                operation.permits(), decision.allowed() ? Result.ALLOWED : Result.REJECTED, decision.retryAfter(),
-                Duration.ofNanos(System.nanoTime() - startNanos), null, decision.state());
+                permits, result, decision.retryAfter(), Duration.ofNanos(System.nanoTime() - startNanos), null,
+                decision.state(), operation.shadow());
     }
 
     RateLimitOutcome failure(Throwable error, long startNanos) {
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
-                operation.permits(), Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error, null);
+                permits, Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error, null,
+                operation.shadow());
     }
 
     RateLimitExceededException rejection(Decision decision) {
         return new RateLimitExceededException(operation.message(), operation.name(), operation.displayName(), key,
-                limiterName, operation.spec(), operation.permits(), decision.retryAfter());
+                limiterName, operation.spec(), permits, decision.retryAfter());
     }
 }

@@ -33,7 +33,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
 /**
  * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,
  * takes the permits of each limit in turn without blocking, gives back the grants of a call that did not
- * pass, and tells the listeners. A limit whose backend gives no decision
+ * pass, and tells the listeners. A limit in shadow mode is decided and reported but never ends the call. A limit
+ * whose backend gives no decision
  * ({@link RateLimitBackendUnavailableException}) is passed or ends the call, as its {@code onBackendError}
  * policy says. {@link RateLimitInterceptor} waits for it (blocking methods) or chains on it (future and
  * reactive methods).
@@ -48,12 +49,15 @@ abstract class RateLimitAspectSupport {
     private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.ALLOW;
+    private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
+    private final Refunds refunds;
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
             Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
         this.naming = naming;
         this.backend = SingletonSupplier.of(backend::get);
+        this.refunds = new Refunds(this.backend);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -90,13 +94,21 @@ abstract class RateLimitAspectSupport {
         return operationSource.getOperations(method, targetClass);
     }
 
-    /** The limits that apply to one call, with their keys; conditions and keys are evaluated once here. */
+    /**
+     * The limits that apply to one call, with their keys and permits; conditions, tiers, costs and keys are
+     * evaluated once here. A limit whose cost is 0 for the call takes nothing and is left out, like one whose
+     * condition is false.
+     */
     List<LimitCall> calls(List<RateLimitOperation> operations, Object target, Class<?> targetClass, Object[] args) {
         List<LimitCall> calls = new ArrayList<>(operations.size());
-        for (RateLimitOperation operation : operations) {
-            if (operation.appliesTo(target, targetClass, args)) {
-                String key = operation.resolveKey(target, targetClass, args);
-                calls.add(new LimitCall(operation, key, naming.limiterName(key)));
+        for (RateLimitOperation declared : operations) {
+            if (declared.appliesTo(target, targetClass, args)) {
+                RateLimitOperation operation = declared.forCall(target, targetClass, args);
+                long permits = operation.permitsFor(target, targetClass, args);
+                if (permits > 0) {
+                    String key = operation.resolveKey(target, targetClass, args);
+                    calls.add(new LimitCall(operation, key, naming.limiterName(key), permits));
+                }
             }
         }
         return calls;
@@ -166,23 +178,23 @@ abstract class RateLimitAspectSupport {
                 decided = true;
             }
         }
-        return refund(acquisition);
+        return refunds.refund(acquisition);
     }
 
-    /** Whether a decision already made lets the next limits be asked. */
+    /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
     private boolean goesOn(LimitCall call, CompletableFuture<Decision> made) {
         try {
-            return made.join().allowed();
+            return made.join().allowed() || call.operation().shadow();
         }
         catch (CompletionException | CancellationException ex) {
-            return unwrap(ex) instanceof RateLimitBackendUnavailableException && !deniesWithoutBackend(call.operation());
+            return passesWithout(call, unwrap(ex));
         }
     }
 
     private CompletionStage<Decision> start(LimitCall call) {
         RateLimitOperation operation = call.operation();
         try {
-            return backendFor(operation).acquire(call.limiterName(), operation.spec(), operation.permits());
+            return backendFor(operation).acquire(call.limiterName(), operation.spec(), call.permits());
         }
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
@@ -192,15 +204,27 @@ abstract class RateLimitAspectSupport {
     /** @return whether the next limit should be asked */
     private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start) {
         if (ex == null) {
+            if (!decision.allowed() && call.operation().shadow()) {
+                shadowRejections.rejected(call, decision);
+            }
             return acquisition.decided(call, decision, start);
         }
         Throwable error = unwrap(ex);
-        if (error instanceof RateLimitBackendUnavailableException && !deniesWithoutBackend(call.operation())) {
+        if (passesWithout(call, error)) {
             acquisition.passed(call, error, start);
             return true;
         }
         acquisition.failed(call, error, start);
         return false;
+    }
+
+    /**
+     * Whether the call goes on although the limit got no decision: a shadow limit always lets it; otherwise only
+     * when Redis gave none and the limit's outage policy allows.
+     */
+    private boolean passesWithout(LimitCall call, Throwable error) {
+        return call.operation().shadow() || (error instanceof RateLimitBackendUnavailableException
+                && !deniesWithoutBackend(call.operation()));
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
@@ -211,49 +235,8 @@ abstract class RateLimitAspectSupport {
     private RateLimitBackend backendFor(RateLimitOperation operation) {
         RateLimitBackend deciding = backend.obtain();
         Duration maxWait = operation.waitTimeout();
-        return maxWait.isZero() ? deciding
+        return maxWait.isZero() || operation.shadow() ? deciding
                 : waitingBackends.computeIfAbsent(maxWait, wait -> new WaitingRateLimitBackend(deciding, wait));
-    }
-
-    private CompletionStage<Acquisition> refund(Acquisition acquisition) {
-        List<LimitCall> grants = acquisition.grantsToRefund();
-        if (grants.isEmpty()) {
-            return CompletableFuture.completedFuture(acquisition);
-        }
-        CompletableFuture<?>[] refunds = new CompletableFuture<?>[grants.size()];
-        for (int i = 0; i < refunds.length; i++) {
-            LimitCall grant = grants.get(i);
-            CompletionStage<Void> refund;
-            try {
-                refund = backend.obtain().release(grant.limiterName(), grant.operation().spec(),
-                        grant.operation().permits());
-            }
-            catch (RuntimeException ex) {
-                refund = CompletableFuture.failedFuture(ex);
-            }
-            refunds[i] = refund.handle((ignored, ex) -> {
-                if (ex != null) {
-                    refundFailed(grant, unwrap(ex), acquisition);
-                }
-                else {
-                    acquisition.refunded(grant);
-                }
-                return null;
-            }).toCompletableFuture();
-        }
-        return CompletableFuture.allOf(refunds).thenApply(done -> acquisition);
-    }
-
-    private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {
-        synchronized (acquisition) {
-            if (acquisition.error() != null) {
-                acquisition.error().addSuppressed(ex);
-            }
-        }
-        logger.warn("Could not give back " + grant.operation().permits() + " permit(s) of "
-                + LogSafe.text(grant.limiterName()) + " after the call was "
-                + (acquisition.error() != null ? "failed" : "rejected") + ": they return"
-                + " when the grant leaves the window", ex);
     }
 
     /** The fallback's result for a rejected call, or the rejection thrown. */

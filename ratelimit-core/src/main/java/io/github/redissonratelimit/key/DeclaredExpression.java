@@ -3,10 +3,10 @@ package io.github.redissonratelimit.key;
 import java.util.List;
 
 /**
- * A {@code key}, {@code condition} or {@code skipIf} expression parsed once for one method, with what it
+ * A {@code key}, {@code condition}, {@code skipIf} or {@code cost} expression parsed once for one method, with what it
  * reads that no call will have, so an unusable declaration can fail at startup.
  */
-public abstract sealed class DeclaredExpression permits KeyExpression, ConditionExpression {
+public abstract sealed class DeclaredExpression permits KeyExpression, ConditionExpression, ValueExpression {
 
     final MethodExpression expression;
 

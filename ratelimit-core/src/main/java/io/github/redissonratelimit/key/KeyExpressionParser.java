@@ -62,4 +62,14 @@ public final class KeyExpressionParser {
             String methodDescription) {
         return new ConditionExpression(parseFor(expression, method, methodDescription), attribute);
     }
+
+    /**
+     * Parses an expression whose value the caller interprets (e.g. {@code cost}); it sees the same variables as
+     * a key.
+     * @param attribute the annotation attribute, for error messages
+     * @throws ParseException when the expression is not valid SpEL
+     */
+    public ValueExpression parseValue(String expression, String attribute, Method method, String methodDescription) {
+        return new ValueExpression(parseFor(expression, method, methodDescription), attribute);
+    }
 }

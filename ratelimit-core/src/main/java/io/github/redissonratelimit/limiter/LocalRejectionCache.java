@@ -73,13 +73,13 @@ public final class LocalRejectionCache implements RateLimitBackend {
         // quietly: the lookup runs on every call, and entries live too briefly for read recency to matter
         Rejection known = policy.getIfPresentQuietly(limiterName);
         long now = clock.millis();
-        if (known != null && permits >= known.permits() && now < known.untilMillis()) {
+        if (known != null && permits >= known.permits() && now < known.untilMillis() && spec.equals(known.spec())) {
             localRejections.increment();
             return CompletableFuture.completedFuture(Decision.reject(Duration.ofMillis(known.untilMillis() - now)));
         }
         return delegate.acquire(limiterName, spec, permits).thenApply(decision -> {
             if (!decision.allowed()) {
-                remember(limiterName, permits, now + decision.retryAfter().toMillis());
+                remember(limiterName, spec, permits, now + decision.retryAfter().toMillis());
             }
             return decision;
         });
@@ -100,9 +100,9 @@ public final class LocalRejectionCache implements RateLimitBackend {
         return delegate.state(limiterName, spec);
     }
 
-    private void remember(String limiterName, long permits, long untilMillis) {
+    private void remember(String limiterName, LimitSpec spec, long permits, long untilMillis) {
         if (untilMillis > clock.millis()) {
-            rejections.put(limiterName, new Rejection(permits, untilMillis));
+            rejections.put(limiterName, new Rejection(spec, permits, untilMillis));
         }
     }
 
@@ -130,8 +130,11 @@ public final class LocalRejectionCache implements RateLimitBackend {
         return rejections.estimatedSize();
     }
 
-    /** Redis had fewer than {@code permits} free for the limiter until {@code untilMillis} (wall clock). */
-    private record Rejection(long permits, long untilMillis) {
+    /**
+     * Redis had fewer than {@code permits} free for the limiter under {@code spec} until {@code untilMillis} (wall
+     * clock); a request under another spec (a changed limit, another tier) asks Redis.
+     */
+    private record Rejection(LimitSpec spec, long permits, long untilMillis) {
     }
 
     private record UntilDeadline(Clock clock) implements Expiry<String, Rejection> {

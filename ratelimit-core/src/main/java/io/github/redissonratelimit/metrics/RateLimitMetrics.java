@@ -3,6 +3,7 @@ package io.github.redissonratelimit.metrics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,7 +16,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * Records every decision in Micrometer:
  * <ul>
  * <li>counter {@value #REQUESTS}, tags {@code limit} (the limit's name) and {@code result}
- * ({@code allowed}, {@code rejected} or {@code error});</li>
+ * ({@code allowed}, {@code rejected}, {@code error}, and, for limits in shadow mode only, {@code shadow_rejected}:
+ * the limit would have rejected the call, which ran);</li>
  * <li>timer {@value #BACKEND_LATENCY}, tag {@code limit}: how long asking Redis took, waiting
  * ({@code waitTimeout}) included.</li>
  * </ul>
@@ -38,19 +40,19 @@ public final class RateLimitMetrics implements RateLimitListener {
     public void onOutcomes(List<RateLimitOutcome> outcomes) {
         for (RateLimitOutcome outcome : outcomes) {
             Meters limit = meters.computeIfAbsent(outcome.limitName(), this::register);
-            limit.requests(outcome.result()).increment();
+            limit.requests(outcome).increment();
             limit.latency().record(outcome.latency());
         }
     }
 
+    /** The series of every result but {@code shadow_rejected}, which only limits in shadow mode get, when used. */
     private Meters register(String limit) {
         RateLimitOutcome.Result[] results = RateLimitOutcome.Result.values();
-        Counter[] requests = new Counter[results.length];
+        AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(results.length);
         for (RateLimitOutcome.Result result : results) {
-            requests[result.ordinal()] = Counter.builder(REQUESTS)
-                    .description("Calls decided by a rate limit")
-                    .tag("limit", limit).tag("result", result.tag())
-                    .register(registry);
+            if (result != RateLimitOutcome.Result.SHADOW_REJECTED) {
+                requests.set(result.ordinal(), counter(limit, result));
+            }
         }
         Timer latency = Timer.builder(BACKEND_LATENCY)
                 .description("Time taken to ask Redis for permits, waiting included")
@@ -59,10 +61,36 @@ public final class RateLimitMetrics implements RateLimitListener {
         return new Meters(requests, latency);
     }
 
-    private record Meters(Counter[] counters, Timer latency) {
+    private Counter counter(String limit, RateLimitOutcome.Result result) {
+        return Counter.builder(REQUESTS)
+                .description("Calls decided by a rate limit")
+                .tag("limit", limit).tag("result", result.tag())
+                .register(registry);
+    }
 
-        Counter requests(RateLimitOutcome.Result result) {
-            return counters[result.ordinal()];
+    private final class Meters {
+
+        private final AtomicReferenceArray<Counter> counters;
+        private final Timer latency;
+
+        Meters(AtomicReferenceArray<Counter> counters, Timer latency) {
+            this.counters = counters;
+            this.latency = latency;
+        }
+
+        /** The counter of the outcome's result, registered at its first use (registering twice gives one). */
+        Counter requests(RateLimitOutcome outcome) {
+            int index = outcome.result().ordinal();
+            Counter counter = counters.get(index);
+            if (counter == null) {
+                counter = counter(outcome.limitName(), outcome.result());
+                counters.set(index, counter);
+            }
+            return counter;
+        }
+
+        Timer latency() {
+            return latency;
         }
     }
 }

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.operation;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -12,9 +13,10 @@ import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.DeclaredExpression;
 import io.github.redissonratelimit.key.KeyExpression;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.key.ValueExpression;
 
 /**
- * Parses the SpEL attributes of a declaration ({@code key}, {@code condition}, {@code skipIf}) for the
+ * Parses the SpEL attributes of a declaration ({@code key}, {@code condition}, {@code skipIf}, {@code cost}) for the
  * method they belong to, and refuses what could never evaluate: invalid SpEL, variables the method does not
  * have, parameters written without {@code #}.
  */
@@ -28,34 +30,40 @@ final class ExpressionAttributeParser {
 
     /** @return {@code null} when no key is declared */
     KeyExpression key(String expression, LimitedMethod method) {
-        if (expression == null) {
-            return null;
-        }
-        String description = method.description();
-        KeyExpression key;
-        try {
-            key = parser.parse(expression, method.method(), description);
-        }
-        catch (ParseException ex) {
-            throw notSpel("key", expression, "'order:' + #userId", description, ex);
-        }
-        return resolvable(key, "key", method, "use a constant, a @bean reference or remove the key");
+        return parse(expression, "key", "'order:' + #userId", method,
+                "use a constant, a @bean reference or remove the key",
+                () -> parser.parse(expression, method.method(), method.description()));
     }
 
     /** @return {@code null} when the attribute is not declared */
     ConditionExpression condition(String expression, String attribute, LimitedMethod method) {
+        return parse(expression, attribute, "#userId != 'admin'", method, "use a constant or a @bean reference",
+                () -> parser.parseCondition(expression, attribute, method.method(), method.description()));
+    }
+
+    /**
+     * Parses an attribute whose value is computed per call ({@code cost}).
+     * @param example a correct expression for the error message
+     * @return {@code null} when the attribute is not declared
+     */
+    ValueExpression value(String expression, String attribute, String example, LimitedMethod method) {
+        return parse(expression, attribute, example, method, "use a constant or a @bean reference",
+                () -> parser.parseValue(expression, attribute, method.method(), method.description()));
+    }
+
+    private static <E extends DeclaredExpression> E parse(String expression, String attribute, String example,
+            LimitedMethod method, String withoutParameters, Supplier<E> parse) {
         if (expression == null) {
             return null;
         }
-        String description = method.description();
-        ConditionExpression condition;
+        E parsed;
         try {
-            condition = parser.parseCondition(expression, attribute, method.method(), description);
+            parsed = parse.get();
         }
         catch (ParseException ex) {
-            throw notSpel(attribute, expression, "#userId != 'admin'", description, ex);
+            throw notSpel(attribute, expression, example, method.description(), ex);
         }
-        return resolvable(condition, attribute, method, "use a constant or a @bean reference");
+        return resolvable(parsed, attribute, method, withoutParameters);
     }
 
     private static InvalidRateLimitException notSpel(String attribute, String expression, String example,

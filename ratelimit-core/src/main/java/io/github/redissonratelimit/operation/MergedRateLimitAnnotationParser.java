@@ -54,7 +54,8 @@ final class MergedRateLimitAnnotationParser implements RateLimitAnnotationParser
                 annotation.getEnum("mode", RateLimitMode.class), annotation.getLong("permits"),
                 annotation.getString("message"), annotation.getEnum("onBackendError", BackendErrorPolicy.class),
                 text(annotation, "waitTimeout"), trimmed(annotation, "fallback"),
-                text(annotation, "condition"), text(annotation, "skipIf"));
+                text(annotation, "condition"), text(annotation, "skipIf"), text(annotation, "cost"),
+                annotation.getBoolean("shadow"), text(annotation, "tier"));
     }
 
     /** The text as written, or {@code null} when blank. */

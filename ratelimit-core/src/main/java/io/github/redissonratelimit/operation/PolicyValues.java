@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.operation;
 
 import java.time.Duration;
+import java.util.Map;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -11,14 +12,43 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  *
  * @param enabled {@code false} switches the limit off: the method runs unlimited
  * @param onBackendError what the limit does when Redis gives no decision; overrides the annotation's
+ * @param shadow whether the limit only records what it would reject (shadow mode); overrides the annotation's
+ * @param tiers values per tier ({@code @RateLimit(tier = ...)}), each overriding the policy's own rate, interval,
+ * mode and permits for the calls of that tier; never null
  */
 public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
-        BackendErrorPolicy onBackendError) {
+        BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers) {
 
-    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null);
+    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null, null, Map.of());
+
+    public PolicyValues {
+        tiers = tiers == null ? Map.of() : Map.copyOf(tiers);
+    }
+
+    public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
+            BackendErrorPolicy onBackendError, Boolean shadow) {
+        this(rate, interval, mode, permits, enabled, onBackendError, shadow, Map.of());
+    }
+
+    public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
+            BackendErrorPolicy onBackendError) {
+        this(rate, interval, mode, permits, enabled, onBackendError, null, Map.of());
+    }
 
     public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled) {
         this(rate, interval, mode, permits, enabled, null);
+    }
+
+    /** The values of {@code tier}: its own where it sets them, this policy's otherwise; {@code null} when unknown. */
+    public PolicyValues forTier(String tier) {
+        PolicyValues values = tiers.get(tier);
+        if (values == null) {
+            return null;
+        }
+        RateLimitMode tierMode = values.mode != null && values.mode != RateLimitMode.DEFAULT ? values.mode : mode;
+        return new PolicyValues(values.rate != null ? values.rate : rate,
+                values.interval != null ? values.interval : interval, tierMode,
+                values.permits != null ? values.permits : permits, enabled, onBackendError, shadow, Map.of());
     }
 
     public boolean isDisabled() {

@@ -10,11 +10,11 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 /**
  * What one annotation declares, before policies, defaults and validation. As in
  * {@link io.github.redissonratelimit.annotation.RateLimit}, 0 and {@code DEFAULT} mean not set; texts that
- * were not set are {@code null}.
+ * were not set are {@code null}; {@code shadow} is false when not set.
  */
 record RateLimitDeclaration(String name, String key, long rate, DeclaredWindow window, RateLimitMode mode,
         long permits, String message, BackendErrorPolicy onBackendError, String waitTimeout, String fallback,
-        String condition, String skipIf) {
+        String condition, String skipIf, String cost, boolean shadow, String tier) {
 
     /** The window as written: a duration text, or an interval in a unit; {@code null} text and 0 when not set. */
     record DeclaredWindow(String text, long interval, TimeUnit unit) {

@@ -3,10 +3,12 @@ package io.github.redissonratelimit.operation;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
+import io.github.redissonratelimit.key.ValueExpression;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
@@ -29,6 +31,9 @@ public final class RateLimitOperation {
     private final ConditionExpression condition;
     private final ConditionExpression skipIf;
     private final FallbackMethod fallback;
+    private final ValueExpression cost;
+    private final boolean shadow;
+    private final Tiers tiers;
 
     private RateLimitOperation(Builder builder) {
         this.method = Objects.requireNonNull(builder.method, "method");
@@ -45,6 +50,9 @@ public final class RateLimitOperation {
         this.condition = builder.condition;
         this.skipIf = builder.skipIf;
         this.fallback = builder.fallback;
+        this.cost = builder.cost;
+        this.shadow = builder.shadow;
+        this.tiers = builder.tiers;
     }
 
     /**
@@ -92,8 +100,35 @@ public final class RateLimitOperation {
         return spec;
     }
 
+    /** Permits one call takes when there is no {@link #cost()} expression. */
     public long permits() {
         return permits;
+    }
+
+    /** The {@code cost} expression computing the permits of each call, or {@code null} for {@link #permits()}. */
+    public ValueExpression cost() {
+        return cost;
+    }
+
+    /** Shadow mode: decisions are taken and recorded, but never reject, deny, wait or fall back. */
+    public boolean shadow() {
+        return shadow;
+    }
+
+    /**
+     * The operation that limits one call: this one, or its tier's when a {@code tier} expression picks one.
+     * @throws io.github.redissonratelimit.RateLimitConditionException when the tier expression fails
+     */
+    public RateLimitOperation forCall(Object target, Class<?> targetClass, Object[] args) {
+        return tiers == null ? this : tiers.select(this, target, targetClass, args);
+    }
+
+    /**
+     * The permits one call takes: {@link #permits()}, or what {@link #cost()} gives for it (0: nothing is taken).
+     * @throws RateLimitCostException naming this limit, when the cost is not a whole number from 0 to the rate
+     */
+    public long permitsFor(Object target, Class<?> targetClass, Object[] args) {
+        return cost == null ? permits : CallCost.of(cost, this, target, targetClass, args);
     }
 
     public String message() {
@@ -150,7 +185,8 @@ public final class RateLimitOperation {
     @Override
     public String toString() {
         return "@RateLimit(" + (key == null ? "name=" + name : "key=" + key.source()) + ", " + spec
-                + (permits == 1 ? "" : ", permits=" + permits)
+                + (cost != null ? ", cost=" + cost.source() : permits == 1 ? "" : ", permits=" + permits)
+                + (shadow ? ", shadow" : "")
                 + (waitTimeout.isZero() ? "" : ", waitTimeout=" + waitTimeout)
                 + (fallback == null ? "" : ", fallback=" + fallback) + ") on " + method;
     }
@@ -172,6 +208,9 @@ public final class RateLimitOperation {
         private ConditionExpression condition;
         private ConditionExpression skipIf;
         private FallbackMethod fallback;
+        private ValueExpression cost;
+        private boolean shadow;
+        private Tiers tiers;
 
         private Builder(String method, String name, LimitSpec spec) {
             this.method = method;
@@ -241,6 +280,24 @@ public final class RateLimitOperation {
         /** @param fallback called instead of throwing on rejection; may be null */
         public Builder fallback(FallbackMethod fallback) {
             this.fallback = fallback;
+            return this;
+        }
+
+        /** @param cost computes the permits of each call instead of {@link #permits(long)}; may be null */
+        public Builder cost(ValueExpression cost) {
+            this.cost = cost;
+            return this;
+        }
+
+        /** @param shadow record decisions without ever rejecting; false unless set */
+        public Builder shadow(boolean shadow) {
+            this.shadow = shadow;
+            return this;
+        }
+
+        /** @param tiers the operations of the tiers, picked per call; may be null */
+        public Builder tiers(Tiers tiers) {
+            this.tiers = tiers;
             return this;
         }
 

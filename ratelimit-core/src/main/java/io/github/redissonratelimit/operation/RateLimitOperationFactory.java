@@ -2,12 +2,16 @@ package io.github.redissonratelimit.operation;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.key.ValueExpression;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.LimitedMethod.DefaultName;
 
@@ -40,7 +44,8 @@ final class RateLimitOperationFactory {
         for (RateLimitDeclaration declaration : declarations) {
             PolicyValues policy = policy(declaration.name(), method);
             if (policy == null || !policy.isDisabled()) {
-                operations.add(create(declaration, policy, method, unnamed));
+                operations.add(create(declaration, policy, declaration.name(), method, unnamed,
+                        tiers(declaration, policy, method, unnamed)));
             }
         }
         SharedLimiterCheck.requireDistinct(operations, method.description());
@@ -58,11 +63,15 @@ final class RateLimitOperationFactory {
         return policy;
     }
 
-    private RateLimitOperation create(RateLimitDeclaration declaration, PolicyValues policy, LimitedMethod method,
-            DefaultName unnamed) {
+    /**
+     * @param policyPath how errors name the policy the values come from: the declared name, or
+     *        {@code <name>.tiers.<tier>} for a tier
+     */
+    private RateLimitOperation create(RateLimitDeclaration declaration, PolicyValues policy, String policyPath,
+            LimitedMethod method, DefaultName unnamed, Tiers tiers) {
         String description = method.description();
         String declaredName = declaration.name();
-        ValueResolver values = new ValueResolver(declaredName, policy, policies);
+        ValueResolver values = new ValueResolver(policyPath, policy, policies);
         Sourced<Long> rate = rate(declaration, values, description);
         Sourced<Duration> interval = values.resolve("interval", PolicyValues::interval,
                 declaration.window().toDuration(description), Duration.ofSeconds(1));
@@ -71,11 +80,15 @@ final class RateLimitOperationFactory {
                     + interval.value(), "Redis keeps time in milliseconds: use a window of at least 1ms", null);
         }
         Sourced<RateLimitMode> mode = mode(declaration, values, description);
-        Sourced<Long> permits = permits(declaration, values, rate, description);
+        ValueExpression cost = cost(declaration, policy, policyPath, method);
+        Sourced<Long> permits = cost != null ? null : permits(declaration, values, rate, description);
         return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(),
                         new LimitSpec(rate.value(), interval.value(), mode.value()))
                 .key(expressions.key(declaration.key(), method))
-                .permits(permits.value())
+                .permits(permits == null ? 1 : permits.value())
+                .cost(cost)
+                .shadow(policy != null && policy.shadow() != null ? policy.shadow() : declaration.shadow())
+                .tiers(tiers)
                 .message(declaration.message())
                 .policyName(declaredName)
                 .source(values.source())
@@ -144,6 +157,54 @@ final class RateLimitOperationFactory {
                     "lower permits or raise rate", null);
         }
         return permits;
+    }
+
+    /**
+     * The {@code cost} expression, which replaces permits: refused together with a declared or policy
+     * {@code permits} (the defaults' permits only fill in for limits without a cost).
+     */
+    private ValueExpression cost(RateLimitDeclaration declaration, PolicyValues policy, String policyPath,
+            LimitedMethod method) {
+        String cost = declaration.cost();
+        if (cost == null) {
+            return null;
+        }
+        if (declaration.permits() != 0) {
+            throw new InvalidRateLimitException(method.description(), "cost", "\"" + cost + "\" is set together "
+                    + "with permits = " + declaration.permits(), "use either permits (the same number of permits "
+                            + "for every call) or cost (computed per call), not both: remove permits", null);
+        }
+        if (policy != null && policy.permits() != null) {
+            throw new InvalidRateLimitException(method.description(),
+                    policies.describePolicyValue(policyPath, "permits"), "(" + policy.permits() + ") is set, "
+                            + "but the annotation computes the permits of each call with cost = \"" + cost + "\"",
+                    "remove permits from the policy, or cost from the annotation", null);
+        }
+        return expressions.value(cost, "cost", "#items.size()", method);
+    }
+
+    /**
+     * The operations of the tiers the policy configures, each validated like a limit of its own, picked per call
+     * by the {@code tier} expression; {@code null} without one.
+     */
+    private Tiers tiers(RateLimitDeclaration declaration, PolicyValues policy, LimitedMethod method,
+            DefaultName unnamed) {
+        if (declaration.tier() == null) {
+            return null;
+        }
+        String name = declaration.name();
+        if (name == null || policy == null || policy.tiers().isEmpty()) {
+            throw new InvalidRateLimitException(method.description(), "tier", "\"" + declaration.tier() + "\" is set, "
+                    + "but " + (name == null ? "the limit has no name, so no policy can configure its tiers"
+                            : "policy '" + name + "' configures no tiers"), "configure "
+                                    + policies.describePolicyValue(name == null ? "<name>" : name, "tiers.<tier>.rate")
+                                    + (name == null ? " and set name = \"<name>\"" : "") + ", or remove tier", null);
+        }
+        Map<String, RateLimitOperation> byTier = new LinkedHashMap<>();
+        for (String tier : new TreeSet<>(policy.tiers().keySet())) {
+            byTier.put(tier, create(declaration, policy.forTier(tier), name + ".tiers." + tier, method, unnamed, null));
+        }
+        return new Tiers(expressions.value(declaration.tier(), "tier", "@plans.planOf(#apiKey)", method), byTier);
     }
 
     /** The policy's value (when it sets one other than DEFAULT) wins over the declaration's. */

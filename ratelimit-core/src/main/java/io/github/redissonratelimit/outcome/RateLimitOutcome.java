@@ -15,16 +15,19 @@ import io.github.redissonratelimit.limiter.LimitState;
  * @param key the logical key of the call
  * @param limiterName the limiter's name in Redis
  * @param limit rate, interval and mode
- * @param permits permits the call asked for
- * @param result allowed, rejected or error
+ * @param permits permits the call asked for (its fixed permits, or what its cost expression gave)
+ * @param result allowed, rejected, rejected in shadow mode, or error
  * @param retryAfter for a rejection, the time until the permits can be free; otherwise zero
  * @param latency time spent asking the backend, waiting included
  * @param error for {@link Result#ERROR}, what the backend threw; otherwise null
  * @param state what the limiter held right after the decision (permits left, time until the oldest grant
  * gives its permits back) when the backend told it with the decision; otherwise null
+ * @param shadow whether the limit is in shadow mode: its decisions are recorded but never reject the call, and
+ * HTTP rate limit headers leave it out
  */
 public record RateLimitOutcome(String limitName, String displayName, String key, String limiterName, LimitSpec limit,
-        long permits, Result result, Duration retryAfter, Duration latency, Throwable error, LimitState state) {
+        long permits, Result result, Duration retryAfter, Duration latency, Throwable error, LimitState state,
+        boolean shadow) {
 
     public RateLimitOutcome {
         Objects.requireNonNull(limitName, "limitName");
@@ -33,6 +36,12 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(retryAfter, "retryAfter");
         Objects.requireNonNull(latency, "latency");
+    }
+
+    /** An outcome of a limit that is not in shadow mode. */
+    public RateLimitOutcome(String limitName, String displayName, String key, String limiterName, LimitSpec limit,
+            long permits, Result result, Duration retryAfter, Duration latency, Throwable error, LimitState state) {
+        this(limitName, displayName, key, limiterName, limit, permits, result, retryAfter, latency, error, state, false);
     }
 
     /** The outcome a rejection describes, e.g. for a web layer that sees only the exception. */
@@ -45,7 +54,7 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
     /** This outcome with what the limiter holds now, e.g. after its grant was given back. */
     public RateLimitOutcome withState(LimitState newState) {
         return new RateLimitOutcome(limitName, displayName, key, limiterName, limit, permits, result, retryAfter, latency,
-                error, newState);
+                error, newState, shadow);
     }
 
     public boolean allowed() {
@@ -66,7 +75,13 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
         REJECTED,
 
         /** The backend failed, e.g. Redis could not be reached. */
-        ERROR;
+        ERROR,
+
+        /**
+         * A limit in shadow mode found no permits free: nothing was taken and the call ran anyway. Shadow limits
+         * that find their permits are {@link #ALLOWED}.
+         */
+        SHADOW_REJECTED;
 
         /** The lower-case name used in metric tags. */
         public String tag() {

@@ -47,7 +47,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     private final RedissonClient redisson;
     private final BackendOptions options;
     private final AcquireScript script;
-    private final Cache<String, Boolean> checked;
+    /** The config each limiter was last checked against in Redis; another one (e.g. another tier) is checked again. */
+    private final Cache<String, LimitSpec> checked;
     private final AcquirePipeline pipeline;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
 
@@ -84,7 +85,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      */
     @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
-        boolean firstSight = checked.getIfPresent(limiterName) == null;
+        boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
         CompletableFuture<AcquireScript.Reply> reply = pipeline.acquire(limiterName, permits, spec, check);
@@ -93,7 +94,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
                 throw new CompletionException(unwrap(ex));
             }
             if (firstSight) {
-                checked.put(limiterName, Boolean.TRUE);
+                checked.put(limiterName, spec);
                 if (answer.storedBefore() != null) {
                     report(limiterName, answer.storedBefore(), StoredConfig.declared(spec, options), options.onConfigChange());
                 }

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -24,7 +25,8 @@ final class LimitedBeans implements AutoCloseable {
     private final AnnotationConfigApplicationContext context;
     private final List<List<RateLimitOutcome>> outcomes = new CopyOnWriteArrayList<>();
 
-    private LimitedBeans(RedisEndpoint redis, Consumer<RateLimitInterceptor> customizer, Class<?>... beans) {
+    private LimitedBeans(RedisEndpoint redis, RateLimitListener extra, Consumer<RateLimitInterceptor> customizer,
+            Class<?>... beans) {
         AnnotationConfigApplicationContext ctx = new AnnotationConfigApplicationContext();
         ctx.registerBean(DefaultAdvisorAutoProxyCreator.class);
         ctx.registerBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
@@ -33,7 +35,7 @@ final class LimitedBeans implements AutoCloseable {
         ctx.registerBean(RateLimitAdvisor.class, () -> {
             RateLimitInterceptor interceptor = new RateLimitInterceptor(source, new LimiterNaming(),
                     () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
-            interceptor.setListeners(List.of(outcomes::add));
+            interceptor.setListeners(List.of(outcomes::add, extra));
             customizer.accept(interceptor);
             return new RateLimitAdvisor(source, interceptor);
         });
@@ -45,11 +47,16 @@ final class LimitedBeans implements AutoCloseable {
     }
 
     static LimitedBeans start(RedisEndpoint redis, Class<?>... beans) {
-        return new LimitedBeans(redis, interceptor -> { }, beans);
+        return new LimitedBeans(redis, outcomes -> { }, interceptor -> { }, beans);
+    }
+
+    /** With {@code listener} told every decision too, e.g. the metrics. */
+    static LimitedBeans startWithListener(RedisEndpoint redis, RateLimitListener listener, Class<?>... beans) {
+        return new LimitedBeans(redis, listener, interceptor -> { }, beans);
     }
 
     static LimitedBeans start(RedisEndpoint redis, Consumer<RateLimitInterceptor> customizer, Class<?>... beans) {
-        return new LimitedBeans(redis, customizer, beans);
+        return new LimitedBeans(redis, outcomes -> { }, customizer, beans);
     }
 
     <T> T bean(Class<T> type) {

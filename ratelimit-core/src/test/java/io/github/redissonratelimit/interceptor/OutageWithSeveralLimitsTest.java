@@ -92,6 +92,20 @@ class OutageWithSeveralLimitsTest {
     }
 
     @Test
+    void aShadowLimitWithoutDecisionNeverDeniesWhateverItsPolicy() throws Exception {
+        Accounts accounts = accounts();
+
+        assertThat(accounts.shadowStrict("dee")).isEqualTo("ok");
+        assertThat(accounts.shadowStrictAsync("dee").get(30, TimeUnit.SECONDS)).isEqualTo("ok");
+
+        assertThat(outcomes).hasSize(2).allSatisfy(call -> assertThat(call)
+                .extracting(RateLimitOutcome::limitName, RateLimitOutcome::result, RateLimitOutcome::shadow)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("up", Result.ALLOWED, false),
+                        org.assertj.core.groups.Tuple.tuple("down", Result.ERROR, true)));
+        assertThat(released).isEmpty();
+    }
+
+    @Test
     void anInterruptedCallerStopsWaitingAndDoesNotRunTheMethodWhateverThePolicy() {
         Accounts accounts = accounts();
 
@@ -135,6 +149,20 @@ class OutageWithSeveralLimitsTest {
         @RateLimit(name = "down", key = "'down:' + #user", rate = 5, onBackendError = BackendErrorPolicy.DENY)
         public CompletableFuture<String> strictAsync(String user) {
             runs++;
+            return CompletableFuture.completedFuture("ok");
+        }
+
+        @RateLimit(name = "up", key = "'up:' + #user", rate = 5)
+        @RateLimit(name = "down", key = "'down:' + #user", rate = 5, onBackendError = BackendErrorPolicy.DENY,
+                shadow = true)
+        public String shadowStrict(String user) {
+            return "ok";
+        }
+
+        @RateLimit(name = "up", key = "'up:' + #user", rate = 5)
+        @RateLimit(name = "down", key = "'down:' + #user", rate = 5, onBackendError = BackendErrorPolicy.DENY,
+                shadow = true)
+        public CompletableFuture<String> shadowStrictAsync(String user) {
             return CompletableFuture.completedFuture("ok");
         }
 

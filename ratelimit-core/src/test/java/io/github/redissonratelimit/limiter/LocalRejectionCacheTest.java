@@ -71,6 +71,20 @@ class LocalRejectionCacheTest {
     }
 
     @Test
+    void aRejectionCoversOnlyRequestsUnderTheSameLimit() {
+        takeAll("tiered", 3);
+        assertThat(acquire(cache, "tiered", THREE_PER_SECOND, 1).allowed()).isFalse();
+        int calls = redis.calls;
+
+        // the same limiter under another config (a raised limit, another tier) asks the backend
+        LimitSpec tenPerSecond = new LimitSpec(10, Duration.ofSeconds(1), RateLimitMode.OVERALL);
+        acquire(cache, "tiered", tenPerSecond, 1);
+        assertThat(redis.calls).isEqualTo(calls + 1);
+        assertThat(acquire(cache, "tiered", THREE_PER_SECOND, 1).allowed()).isFalse();
+        assertThat(redis.calls).as("under the rejected config: from memory").isEqualTo(calls + 1);
+    }
+
+    @Test
     void coversOnlyRequestsForAtLeastTheRejectedPermits() {
         takeAll("bulk", 2); // 1 permit left
         assertThat(acquire(cache, "bulk", THREE_PER_SECOND, 2).allowed()).isFalse();

@@ -1,5 +1,8 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 
 /** One named limit: {@code ratelimit.policies.<name>.*}. */
@@ -16,6 +19,20 @@ public class PolicyProperties extends LimitProperties {
      */
     private BackendErrorPolicy onBackendError;
 
+    /**
+     * Shadow mode: true takes and records the limit's decisions (metric result 'shadow_rejected', one INFO line
+     * per key and window) but never rejects a call; false enforces the limit even when @RateLimit(shadow = true).
+     * Unset: the annotation decides.
+     */
+    private Boolean shadow;
+
+    /**
+     * Values per tier, for @RateLimit(name = "<name>", tier = "...") whose tier expression gives the tier's name:
+     * rate, interval, mode and permits, each falling back to this policy's own. A tier not listed uses this
+     * policy's own values.
+     */
+    private Map<String, LimitProperties> tiers = new LinkedHashMap<>();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -30,5 +47,27 @@ public class PolicyProperties extends LimitProperties {
 
     public void setOnBackendError(BackendErrorPolicy onBackendError) {
         this.onBackendError = onBackendError;
+    }
+
+    public Boolean getShadow() {
+        return shadow;
+    }
+
+    public void setShadow(Boolean shadow) {
+        this.shadow = shadow;
+    }
+
+    public Map<String, LimitProperties> getTiers() {
+        return tiers;
+    }
+
+    public void setTiers(Map<String, LimitProperties> tiers) {
+        this.tiers = tiers;
+    }
+
+    @Override
+    void validate(PropertyErrors errors) {
+        super.validate(errors);
+        tiers.forEach((tier, values) -> errors.group("tiers[" + tier + "]", "tiers." + tier, values::validate));
     }
 }

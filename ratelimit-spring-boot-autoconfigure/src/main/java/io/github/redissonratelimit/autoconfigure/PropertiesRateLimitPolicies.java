@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 import io.github.redissonratelimit.operation.PolicyValues;
@@ -17,8 +19,14 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
     @Override
     public PolicyValues policy(String name) {
         PolicyProperties policy = properties.getPolicies().get(name);
-        return policy == null ? null : new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(),
-                policy.getPermits(), policy.isEnabled(), policy.getOnBackendError());
+        if (policy == null) {
+            return null;
+        }
+        Map<String, PolicyValues> tiers = new LinkedHashMap<>();
+        policy.getTiers().forEach((tier, values) -> tiers.put(tier, new PolicyValues(values.getRate(),
+                values.getInterval(), values.getMode(), values.getPermits(), null)));
+        return new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(), policy.getPermits(),
+                policy.isEnabled(), policy.getOnBackendError(), policy.getShadow(), tiers);
     }
 
     @Override

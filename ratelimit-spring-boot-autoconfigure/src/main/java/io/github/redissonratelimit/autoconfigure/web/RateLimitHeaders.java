@@ -124,7 +124,7 @@ public final class RateLimitHeaders {
 
     /** Whether an allowed call's remaining permits still have to be read (its decision did not tell them). */
     public boolean needsStateRead(ResponseLimits.Entry entry) {
-        return remaining && entry.outcome().allowed() && stateOf(entry) == null;
+        return remaining && entry.outcome().allowed() && !entry.outcome().shadow() && stateOf(entry) == null;
     }
 
     private static LimitState stateOf(ResponseLimits.Entry entry) {

@@ -10,6 +10,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.key.LogSafe;
@@ -57,7 +58,7 @@ public final class RateLimitProblems {
     public static ResponseEntity<ProblemDetail> badKey(RateLimitKeyException ex, String path) {
         String limit = ex.getDisplayName() != null ? "the rate limit '" + ex.getDisplayName() + "'" : "a rate limit";
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The request has no valid key for " + limit);
+                "The request has " + ex.getRequestProblem() + " for " + limit);
         problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
         problem.setType(URI.create("about:blank"));
         problem.setInstance(URI.create(path));
@@ -70,7 +71,8 @@ public final class RateLimitProblems {
      * requests must not flood the log with traces), escaped by {@link LogSafe}.
      */
     public static String badKeyLogLine(RateLimitKeyException ex, String method, String path) {
-        return LogSafe.text("Answered " + method + " " + path + " with 400: no key for rate limit "
+        return LogSafe.text("Answered " + method + " " + path + " with 400: "
+                + (ex instanceof RateLimitCostException ? ex.getRequestProblem() : "no key") + " for rate limit "
                 + (ex.getLimitName() != null ? "'" + ex.getLimitName() + "'" : "(unknown)") + ": " + ex.getMessage());
     }
 

@@ -10,7 +10,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
  * The limits one HTTP response reports: the latest decision of each limit (by display name) that a call
- * made while answering the request, with the limiter's state when it was read. Safe for the calls of
+ * made while answering the request, with the limiter's state when it was read. Limits in shadow mode are left
+ * out: clients see nothing of a limit until it is enforced. Safe for the calls of
  * one request that run in parallel (e.g. zipped reactive calls).
  */
 public final class ResponseLimits {
@@ -20,9 +21,12 @@ public final class ResponseLimits {
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
 
-    /** Records a decision; {@code state} (may be null) is the limiter's state read after it. */
+    /**
+     * Records a decision; {@code state} (may be null) is the limiter's state read after it. Failed decisions and
+     * those of shadow limits are not recorded.
+     */
     public synchronized void add(RateLimitOutcome outcome, LimitState state) {
-        if (outcome.result() != RateLimitOutcome.Result.ERROR) {
+        if (outcome.result() != RateLimitOutcome.Result.ERROR && !outcome.shadow()) {
             entries.remove(outcome.displayName());
             entries.put(outcome.displayName(), new Entry(outcome, state));
         }
