@@ -24,6 +24,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.operation.FallbackMethod;
+import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
@@ -48,6 +49,7 @@ abstract class RateLimitAspectSupport {
     private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.ALLOW;
+    private volatile LimitOverrides overrides = new LimitOverrides();
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
             Supplier<? extends RateLimitBackend> backend) {
@@ -86,8 +88,13 @@ abstract class RateLimitAspectSupport {
         return defaultBackendErrorPolicy;
     }
 
+    /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
+    public void setOverrides(LimitOverrides overrides) {
+        this.overrides = java.util.Objects.requireNonNull(overrides, "overrides");
+    }
+
     List<RateLimitOperation> operations(java.lang.reflect.Method method, Class<?> targetClass) {
-        return operationSource.getOperations(method, targetClass);
+        return overrides.apply(operationSource.getOperations(method, targetClass));
     }
 
     /** The limits that apply to one call, with their keys; conditions and keys are evaluated once here. */

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -112,6 +113,14 @@ public final class LocalRejectionCache implements RateLimitBackend {
      */
     public void forget(String limiterName) {
         rejections.invalidate(limiterName);
+    }
+
+    /**
+     * Forgets what this JVM knows about every limiter whose name {@code limiterNames} accepts, for when they were
+     * reset or their limit changed ({@code RateLimiters.reset}, {@code RateLimiters.override}).
+     */
+    public void forget(Predicate<String> limiterNames) {
+        rejections.asMap().keySet().removeIf(limiterNames);
     }
 
     /** The backend asked when this cache does not know the answer. */
