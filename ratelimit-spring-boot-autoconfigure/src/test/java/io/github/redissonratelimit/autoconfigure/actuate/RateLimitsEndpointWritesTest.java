@@ -156,8 +156,8 @@ class RateLimitsEndpointWritesTest {
                 assertThat(expected.getLimit().rate()).isEqualTo(1);
             }
             mvc.perform(get("/actuator/ratelimits"))
-                    .andExpect(jsonPath("$.overrides.order-submit.rate").value(1))
-                    .andExpect(jsonPath("$.overrides.order-submit.interval").value("PT30S"));
+                    .andExpect(jsonPath("$.overrides['order-submit'].rate").value(1))
+                    .andExpect(jsonPath("$.overrides['order-submit'].interval").value("PT30S"));
             mvc.perform(get("/actuator/ratelimits/order-submit/order:42"))
                     .andExpect(jsonPath("$.availablePermits").value(0));
 
