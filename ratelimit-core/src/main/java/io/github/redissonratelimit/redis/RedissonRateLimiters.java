@@ -26,6 +26,7 @@ import org.redisson.api.RBatch;
 import org.redisson.api.RMap;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.listener.StatusListener;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.ast.OpPlus;
@@ -99,6 +100,7 @@ public final class RedissonRateLimiters implements RateLimiters {
     public void start() {
         try {
             shared.listenerId = shared.topic.addListener(String.class, (channel, message) -> onMessage(message));
+            shared.statusListenerId = shared.topic.addListener(new Resubscriptions());
             reloadOverrides().toCompletableFuture().join();
         }
         catch (RuntimeException ex) {
@@ -112,10 +114,12 @@ public final class RedissonRateLimiters implements RateLimiters {
     /** Stops listening to other instances. */
     public void stop() {
         Integer id = shared.listenerId;
+        Integer statusId = shared.statusListenerId;
         if (id != null) {
             shared.listenerId = null;
+            shared.statusListenerId = null;
             try {
-                shared.topic.removeListener(id);
+                shared.topic.removeListener(statusId != null ? new Integer[] { id, statusId } : new Integer[] { id });
             }
             catch (RuntimeException ex) {
                 logger.debug("Could not unsubscribe from " + shared.channel, ex);
@@ -572,6 +576,26 @@ public final class RedissonRateLimiters implements RateLimiters {
         }
     }
 
+    /**
+     * Re-reads the overrides whenever the subscription is established again (Redisson resubscribes after a lost
+     * connection), so that an override published while this instance was cut off still reaches it.
+     */
+    private final class Resubscriptions implements StatusListener {
+
+        @Override
+        public void onSubscribe(String channel) {
+            reloadOverrides().whenComplete((done, ex) -> {
+                if (ex != null) {
+                    logger.warn("Could not read the rate limit overrides from Redis after resubscribing", ex);
+                }
+            });
+        }
+
+        @Override
+        public void onUnsubscribe(String channel) {
+        }
+    }
+
     /** What the views of {@link #by(String)} share. */
     private static final class Shared {
 
@@ -589,6 +613,7 @@ public final class RedissonRateLimiters implements RateLimiters {
         final RTopic topic;
         final Map<String, Confirmations> pending = new ConcurrentHashMap<>();
         volatile Integer listenerId;
+        volatile Integer statusListenerId;
 
         Shared(RedissonClient redisson, LimiterNaming naming, Supplier<DeclaredRateLimits> declared,
                 LimitOverrides overrides, Supplier<? extends RateLimitBackend> backend) {
