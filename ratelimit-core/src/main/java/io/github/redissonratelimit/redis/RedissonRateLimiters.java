@@ -532,39 +532,32 @@ public final class RedissonRateLimiters implements RateLimiters {
 
     /** Makes this instance's backend forget the limiters {@code which} accepts. */
     private void forgetLocally(Predicate<String> which) {
-        RateLimitBackend current = backend();
-        while (current != null) {
-            if (current instanceof LocalRejectionCache cache) {
+        for (RateLimitBackend link : chain(backend())) {
+            if (link instanceof LocalRejectionCache cache) {
                 cache.forget(which);
-                current = cache.getDelegate();
             }
-            else if (current instanceof ResilientRateLimitBackend resilient) {
-                current = resilient.getDelegate();
-            }
-            else if (current instanceof WaitingRateLimitBackend waiting) {
-                current = waiting.getDelegate();
-            }
-            else if (current instanceof RedissonRateLimitBackend redis) {
+            else if (link instanceof RedissonRateLimitBackend redis) {
                 redis.forget(which);
-                current = null;
-            }
-            else {
-                current = null;
             }
         }
     }
 
     private static RedissonRateLimitBackend redisBackend(RateLimitBackend backend) {
+        return chain(backend).stream().filter(RedissonRateLimitBackend.class::isInstance)
+                .map(RedissonRateLimitBackend.class::cast).findFirst().orElse(null);
+    }
+
+    /** {@code backend} and the backends it wraps, as far as the project's decorators tell. */
+    private static List<RateLimitBackend> chain(RateLimitBackend backend) {
+        List<RateLimitBackend> chain = new ArrayList<>(4);
         RateLimitBackend current = backend;
-        while (current != null) {
-            if (current instanceof RedissonRateLimitBackend redis) {
-                return redis;
-            }
+        while (current != null && chain.size() < 16) {
+            chain.add(current);
             current = current instanceof LocalRejectionCache cache ? cache.getDelegate()
                     : current instanceof ResilientRateLimitBackend resilient ? resilient.getDelegate()
                     : current instanceof WaitingRateLimitBackend waiting ? waiting.getDelegate() : null;
         }
-        return null;
+        return chain;
     }
 
     private static <T> T join(CompletableFuture<T> future) {

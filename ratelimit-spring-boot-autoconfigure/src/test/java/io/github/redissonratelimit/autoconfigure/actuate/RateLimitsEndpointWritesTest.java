@@ -12,17 +12,6 @@ import java.security.Principal;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.redisson.api.RedissonClient;
-import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.web.servlet.ServletManagementContextAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -32,7 +21,6 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
@@ -51,16 +39,7 @@ class RateLimitsEndpointWritesTest {
     }
 
     private WebApplicationContextRunner runner() {
-        return new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
-                        RateLimitEndpointAutoConfiguration.class, AopAutoConfiguration.class,
-                        EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
-                        ManagementContextAutoConfiguration.class, ServletManagementContextAutoConfiguration.class,
-                        DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
-                        JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class))
-                .withPropertyValues("management.endpoints.web.exposure.include=ratelimits",
-                        "ratelimit.backend-timeout=5s")
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
+        return RateLimitsEndpointTest.webApplication(redis).withPropertyValues("ratelimit.backend-timeout=5s")
                 .withBean(Orders.class);
     }
 
