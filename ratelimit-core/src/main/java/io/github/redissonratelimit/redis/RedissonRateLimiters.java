@@ -242,8 +242,8 @@ public final class RedissonRateLimiters implements RateLimiters {
         LimitOverride before = shared.overrides.current().get(limit);
         boolean removed = overridesMap().fastRemove(limit) > 0;
         reloadOverrides().toCompletableFuture().join();
-        int confirmed = broadcast(Shared.OVERRIDES, List.of());
         if (removed) {
+            int confirmed = broadcast(Shared.OVERRIDES, List.of());
             logger.info("Removed the override " + (before != null ? "[" + before + "] " : "") + "of rate limit '"
                     + LogSafe.text(limit) + "', back to " + (operations.isEmpty() ? "its configuration"
                             : operations.get(0).spec()) + " (" + confirmed + " instance(s) confirmed) by " + who());
@@ -255,8 +255,8 @@ public final class RedissonRateLimiters implements RateLimiters {
     public void clearOverrides() {
         boolean removed = overridesMap().delete();
         reloadOverrides().toCompletableFuture().join();
-        int confirmed = broadcast(Shared.OVERRIDES, List.of());
         if (removed) {
+            int confirmed = broadcast(Shared.OVERRIDES, List.of());
             logger.info("Removed every rate limit override (" + confirmed + " instance(s) confirmed) by " + who());
         }
     }
