@@ -10,13 +10,18 @@ import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
 
 import io.github.redissonratelimit.test.redis.RespClient;
 
-/** The sample as a user runs it: embedded Redis by default, real HTTP. */
+/**
+ * The sample as a user runs it: embedded Redis by default, real HTTP, metrics exported to Prometheus (which
+ * {@code @SpringBootTest} turns off unless told).
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureObservability(tracing = false)
 class SampleApplicationTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
