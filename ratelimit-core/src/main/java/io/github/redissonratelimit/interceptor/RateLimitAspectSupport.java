@@ -1,10 +1,12 @@
 package io.github.redissonratelimit.interceptor;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,6 +26,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.operation.FallbackMethod;
+import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
@@ -51,6 +54,7 @@ abstract class RateLimitAspectSupport {
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.ALLOW;
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
+    private volatile LimitOverrides overrides = new LimitOverrides();
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
             Supplier<? extends RateLimitBackend> backend) {
@@ -90,8 +94,13 @@ abstract class RateLimitAspectSupport {
         return defaultBackendErrorPolicy;
     }
 
-    List<RateLimitOperation> operations(java.lang.reflect.Method method, Class<?> targetClass) {
-        return operationSource.getOperations(method, targetClass);
+    /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
+    public void setOverrides(LimitOverrides overrides) {
+        this.overrides = Objects.requireNonNull(overrides, "overrides");
+    }
+
+    List<RateLimitOperation> operations(Method method, Class<?> targetClass) {
+        return overrides.apply(operationSource.getOperations(method, targetClass));
     }
 
     /**

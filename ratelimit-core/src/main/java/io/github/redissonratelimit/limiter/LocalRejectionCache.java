@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -32,9 +33,10 @@ import com.github.benmanes.caffeine.cache.Policy;
  * {@code RRateLimiter.release(...)} (hands permits back early; {@link #forget(String)} clears this JVM's
  * entry, but not other instances'; the backend's own {@link #release}, which gives back only a grant of
  * the same call, forgets the entry too), {@code setRate}/{@code updateRate} without keeping state (resets the
- * permits), deleting the limiter's keys, and a delegate whose retry-after is not a lower bound of the
- * real wait (wrap the Redis backend directly, not a decorator that invents rejections, e.g. when Redis is
- * down).
+ * permits), deleting the limiter's keys (except through {@code RateLimiters.reset}, which makes every instance
+ * {@link #forget(Predicate) forget} the limiters it deletes), and a delegate whose retry-after
+ * is not a lower bound of the real wait (wrap the Redis backend directly, not a decorator that invents
+ * rejections, e.g. when Redis is down).
  *
  * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
  */
@@ -112,6 +114,14 @@ public final class LocalRejectionCache implements RateLimitBackend {
      */
     public void forget(String limiterName) {
         rejections.invalidate(limiterName);
+    }
+
+    /**
+     * Forgets what this JVM knows about every limiter whose name {@code limiterNames} accepts, for when they were
+     * reset or their limit changed ({@code RateLimiters.reset}, {@code RateLimiters.override}).
+     */
+    public void forget(Predicate<String> limiterNames) {
+        rejections.asMap().keySet().removeIf(limiterNames);
     }
 
     /** The backend asked when this cache does not know the answer. */

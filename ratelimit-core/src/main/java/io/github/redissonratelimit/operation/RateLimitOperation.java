@@ -182,6 +182,17 @@ public final class RateLimitOperation {
         }
     }
 
+    /**
+     * This operation with another spec and permits, everything else the same, for a {@link LimitOverride}; its
+     * {@link #source()} ends with {@code +override}.
+     */
+    RateLimitOperation withLimit(LimitSpec spec, long permits) {
+        return new Builder(method, name, spec).key(key).permits(permits).message(message).policyName(policyName)
+                .source(source + "+override").backendErrorPolicy(backendErrorPolicy).displayName(displayName)
+                .waitTimeout(waitTimeout).condition(condition).skipIf(skipIf).fallback(fallback)
+                .cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
+    }
+
     @Override
     public String toString() {
         return "@RateLimit(" + (key == null ? "name=" + name : "key=" + key.source()) + ", " + spec

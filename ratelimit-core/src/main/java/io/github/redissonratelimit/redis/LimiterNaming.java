@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -77,6 +78,68 @@ public final class LimiterNaming {
             escaped = escaped.substring(0, maxKeyLength - DIGEST_LENGTH - 1) + "~" + digest(logicalKey);
         }
         return style == KeyStyle.PLAIN ? prefix + escaped : prefix + "{" + escaped + "}";
+    }
+
+    /**
+     * The beginning shared by the limiter names of every logical key that starts with {@code logicalKeyPrefix}
+     * ({@code rate_limit:{order:submit:} for {@code order:submit:}); the names of keys too long to keep whole keep
+     * this beginning as long as it fits before their digest.
+     */
+    public String limiterNamePrefix(String logicalKeyPrefix) {
+        String escaped = escape(logicalKeyPrefix);
+        int kept = maxKeyLength - DIGEST_LENGTH - 1;
+        if (escaped.length() > kept) {
+            escaped = escaped.substring(0, kept);
+        }
+        return style == KeyStyle.PLAIN ? prefix + escaped : prefix + "{" + escaped;
+    }
+
+    /**
+     * {@code SCAN} patterns that match every Redis key (config hash, {@code :value}, {@code :permits} and their
+     * PER_CLIENT forms) of every limiter whose logical key starts with {@code logicalKeyPrefix} ({@code ""}: every
+     * limiter of this prefix); they may match other keys too, which {@link #limiterNameOf(String)} tells apart.
+     */
+    public List<String> keyPatterns(String logicalKeyPrefix) {
+        String name = glob(limiterNamePrefix(logicalKeyPrefix));
+        return style == KeyStyle.PLAIN ? List.of(name + "*", "{" + name + "*") : List.of(name + "*");
+    }
+
+    /**
+     * The limiter a Redis key belongs to: {@code rate_limit:{order:submit:42}} for that name itself and for its
+     * {@code :value}, {@code :permits} and PER_CLIENT keys; {@code null} for a key of another layout. With
+     * {@link KeyStyle#PLAIN} every key that starts with the prefix is taken for a config hash.
+     */
+    public String limiterNameOf(String redisKey) {
+        if (style == KeyStyle.PLAIN) {
+            if (redisKey.startsWith("{" + prefix)) {
+                int close = redisKey.indexOf('}');
+                return close > 0 && isLimiterSuffix(redisKey.substring(close + 1)) ? redisKey.substring(1, close) : null;
+            }
+            return redisKey.startsWith(prefix) && redisKey.indexOf('{') < 0 ? redisKey : null;
+        }
+        if (!redisKey.startsWith(prefix + "{")) {
+            return null;
+        }
+        int close = redisKey.indexOf('}', prefix.length() + 2);
+        return close > 0 && isLimiterSuffix(redisKey.substring(close + 1)) ? redisKey.substring(0, close + 1) : null;
+    }
+
+    private static boolean isLimiterSuffix(String rest) {
+        return rest.isEmpty() || rest.equals(":value") || rest.equals(":permits") || rest.startsWith(":value:")
+                || rest.startsWith(":permits:");
+    }
+
+    /** {@code text} as a literal in a Redis glob pattern. */
+    static String glob(String text) {
+        StringBuilder out = new StringBuilder(text.length() + 4);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+                out.append('\\');
+            }
+            out.append(c);
+        }
+        return out.toString();
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -28,11 +29,12 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * free-permits counter and grants ZSET), through the project's own scripts ({@link LuaScripts}).
  *
  * <p>A decision is one script call, allowed or rejected, whether or not the limiter existed: the script
- * writes the declared config when none is stored, and the first time this JVM sees a limiter name it also
- * compares the stored config with the declared one and applies the {@link ConfigChangePolicy}. The reply
- * carries the permits left, so rate limit headers cost nothing more. Concurrent decisions share pipelines
- * ({@link AcquirePipeline}). Grants are stamped with Redis's clock ({@code TIME} inside the script) unless
- * {@link BackendOptions#clock()} says {@link LimiterClock#CLIENT}.
+ * writes the declared config when none is stored, and the first time this JVM sees a limiter name (or sees it
+ * declared with another spec, e.g. under a runtime override) it also compares the stored config with the
+ * declared one and applies the {@link ConfigChangePolicy}. The reply carries the permits left, so rate limit
+ * headers cost nothing more. Concurrent decisions share pipelines ({@link AcquirePipeline}). Grants are stamped
+ * with Redis's clock ({@code TIME} inside the script) unless {@link BackendOptions#clock()} says
+ * {@link LimiterClock#CLIENT}.
  *
  * <p>Runs on Redisson 3.24.3 to 3.52.0 and 4.x ({@link RedissonCompatibility}); the constructor throws
  * {@link UnsupportedRedissonVersionException} for any other.
@@ -85,6 +87,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
      */
     @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        // a spec other than the one checked last (another tier, a limit overridden at runtime) is checked again, so
+        // that the script applies the change under ratelimit.on-config-change as it does for a redeployed limit
         boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
@@ -107,6 +111,14 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             }
         });
         return decision;
+    }
+
+    /**
+     * Forgets which of the limiters {@code limiterNames} accepts this JVM has compared with their stored config,
+     * so that the next decision of each compares again (after a reset, whose keys are gone).
+     */
+    public void forget(Predicate<String> limiterNames) {
+        checked.asMap().keySet().removeIf(limiterNames);
     }
 
     /**

@@ -10,13 +10,18 @@ import java.net.http.HttpResponse;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.env.Environment;
 
 import io.github.redissonratelimit.test.redis.RespClient;
 
-/** The sample as a user runs it: embedded Redis by default, real HTTP. */
+/**
+ * The sample as a user runs it: embedded Redis by default, real HTTP, metrics exported to Prometheus (which
+ * {@code @SpringBootTest} turns off unless told).
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureObservability(tracing = false)
 class SampleApplicationTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -28,6 +33,48 @@ class SampleApplicationTest {
         URI uri = URI.create("http://localhost:" + environment.getProperty("local.server.port") + path);
         return http.send(HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody()).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+        URI uri = URI.create("http://localhost:" + environment.getProperty("local.server.port") + path);
+        return http.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The README's walkthrough: reset a caller and override a limit through the actuator, with curl's requests. */
+    @Test
+    void actuatorResetsACallerAndOverridesALimit() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            assertThat(send("POST", "/orders/submit?userId=dave").statusCode()).isEqualTo(200);
+        }
+        assertThat(send("POST", "/orders/submit?userId=dave").statusCode()).isEqualTo(429);
+
+        HttpResponse<String> reset = send("DELETE", "/actuator/ratelimits/order-submit/order:submit:dave");
+        assertThat(reset.statusCode()).isEqualTo(200);
+        assertThat(reset.body()).contains("\"deletedKeys\":3");
+        assertThat(send("POST", "/orders/submit?userId=dave").statusCode()).isEqualTo(200);
+
+        HttpResponse<String> override = postJson("/actuator/ratelimits/order-submit", "{\"rate\":1,\"interval\":\"1m\"}");
+        try {
+            assertThat(override.statusCode()).isEqualTo(200);
+            assertThat(send("POST", "/orders/submit?userId=erin").statusCode()).isEqualTo(200);
+            HttpResponse<String> rejected = send("POST", "/orders/submit?userId=erin");
+            assertThat(rejected.statusCode()).isEqualTo(429);
+            assertThat(rejected.headers().firstValue("RateLimit-Policy")).hasValue("\"order-submit\";q=1;w=60");
+            assertThat(send("GET", "/actuator/ratelimits").body()).contains("\"overrides\":{\"order-submit\"");
+        }
+        finally {
+            assertThat(send("DELETE", "/actuator/ratelimits/order-submit/override").statusCode()).isEqualTo(200);
+        }
+        assertThat(send("POST", "/orders/submit?userId=erin").statusCode()).as("back to 5 a minute").isEqualTo(200);
+    }
+
+    @Test
+    void healthMetricsAndPrometheusAreExposed() throws Exception {
+        send("GET", "/orders/detail");
+        assertThat(send("GET", "/actuator/health").body()).contains("\"status\":\"UP\"");
+        assertThat(send("GET", "/actuator/metrics/ratelimit.requests").statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/actuator/prometheus").body()).contains("ratelimit_requests");
     }
 
     @Test

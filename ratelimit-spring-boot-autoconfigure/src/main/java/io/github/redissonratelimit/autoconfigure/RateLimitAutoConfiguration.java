@@ -19,17 +19,20 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.io.ResourceLoader;
 
+import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
+import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.redis.RedissonRateLimiters;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
@@ -139,15 +142,40 @@ public final class RateLimitAutoConfiguration {
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
             LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
-            BeanFactory beanFactory) {
+            BeanFactory beanFactory, LimitOverrides rateLimitOverrides) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
                 () -> rateLimitBackend.getObject());
+        interceptor.setOverrides(rateLimitOverrides);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
         interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
         interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
                 && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
                         ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null);
         return interceptor;
+    }
+
+    /**
+     * The limits overridden at runtime, which the interceptor applies to every call: kept in memory, filled from
+     * Redis by {@link #rateLimiters}.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    LimitOverrides rateLimitOverrides() {
+        return new LimitOverrides();
+    }
+
+    /**
+     * Resets and overrides for operators and code; reads the overrides stored in Redis and subscribes to the
+     * other instances' events when created, unsubscribes when the context closes.
+     */
+    @Bean(initMethod = "start", destroyMethod = "stop")
+    @ConditionalOnMissingBean(RateLimiters.class)
+    RedissonRateLimiters rateLimiters(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
+            RateLimitOperationSource rateLimitOperationSource, LimitOverrides rateLimitOverrides,
+            ObjectProvider<RateLimitBackend> rateLimitBackend) {
+        return new RedissonRateLimiters(redissonClient, rateLimitNaming, rateLimitOperationSource::declaredLimits,
+                rateLimitOverrides, rateLimitBackend::getIfAvailable);
     }
 
     @Bean

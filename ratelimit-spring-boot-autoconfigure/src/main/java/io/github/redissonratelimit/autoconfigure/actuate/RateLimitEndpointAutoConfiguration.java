@@ -1,11 +1,13 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
+import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -15,7 +17,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
 /**
  * Declares the {@code ratelimits} Actuator endpoint when Spring Boot Actuator is present. Like every
  * endpoint it is reachable over HTTP only once exposed, e.g.
- * {@code management.endpoints.web.exposure.include=health,ratelimits}.
+ * {@code management.endpoints.web.exposure.include=health,ratelimits}; its writes (resets and overrides) go to
+ * the {@link RateLimiters} bean.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
@@ -25,7 +28,8 @@ public final class RateLimitEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend) {
-        return new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend);
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, ObjectProvider<RateLimiters> rateLimiters) {
+        return new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend,
+                rateLimiters.getIfAvailable());
     }
 }

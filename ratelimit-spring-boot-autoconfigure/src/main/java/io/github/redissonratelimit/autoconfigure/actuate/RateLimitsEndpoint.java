@@ -1,46 +1,91 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
+import java.security.Principal;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.lang.Nullable;
 
+import io.github.redissonratelimit.admin.RateLimiters;
+import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
- * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, ...),
- * and {@code /actuator/ratelimits/{name}/{key}} the live state of one key of the limit called
+ * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, ...) and the
+ * overrides in force, and {@code /actuator/ratelimits/{name}/{key}} the live state of one key of the limit called
  * {@code name} (its name or display name). For a limit without a key expression,
  * {@code /actuator/ratelimits/{name}} reads its one limiter. Reading the state costs one Redis round
  * trip and takes no permit.
+ *
+ * <p>Writes, through {@link RateLimiters} (each logged at INFO with the request's principal):
+ * <ul>
+ * <li>{@code DELETE /actuator/ratelimits/{name}/{key}} resets one caller; a key that is not a plain path (or is
+ * the word {@code override}) is given as a parameter instead: {@code DELETE /actuator/ratelimits/{name}?key=...};</li>
+ * <li>{@code DELETE /actuator/ratelimits/{name}} resets every caller of the limit;</li>
+ * <li>{@code POST /actuator/ratelimits/{name}} with {@code rate}, {@code interval} ({@code 30s}, {@code PT1M})
+ * and optionally {@code permits} overrides the limit on every instance;</li>
+ * <li>{@code DELETE /actuator/ratelimits/{name}/override} removes the override: the one path segment
+ * {@code override} is reserved for it.</li>
+ * </ul>
  */
 @Endpoint(id = "ratelimits")
 public class RateLimitsEndpoint {
 
+    /** The path segment after a limit's name that names its override, not a key. */
+    public static final String OVERRIDE_SEGMENT = "override";
+
     private final RateLimitOperationSource operationSource;
     private final LimiterNaming naming;
     private final RateLimitBackend backend;
+    private final RateLimiters rateLimiters;
 
+    /** Read operations only: the writes answer 404. */
     public RateLimitsEndpoint(RateLimitOperationSource operationSource, LimiterNaming naming, RateLimitBackend backend) {
+        this(operationSource, naming, backend, null);
+    }
+
+    /** @param rateLimiters what the writes go to; {@code null} for read operations only */
+    public RateLimitsEndpoint(RateLimitOperationSource operationSource, LimiterNaming naming, RateLimitBackend backend,
+            RateLimiters rateLimiters) {
         this.operationSource = operationSource;
         this.naming = naming;
         this.backend = backend;
+        this.rateLimiters = rateLimiters;
     }
 
     @ReadOperation
     public LimitsDescriptor limits() {
         return new LimitsDescriptor(operationSource.declaredLimits().operations().stream()
                 .sorted(Comparator.comparing(RateLimitOperation::name).thenComparing(RateLimitOperation::method))
-                .map(LimitDescriptor::of).toList());
+                .map(LimitDescriptor::of).toList(), overrides());
+    }
+
+    private Map<String, OverrideDescriptor> overrides() {
+        Map<String, OverrideDescriptor> overrides = new TreeMap<>();
+        if (rateLimiters != null) {
+            rateLimiters.overrides().forEach((name, override) -> overrides.put(name, OverrideDescriptor.of(override)));
+        }
+        return overrides;
     }
 
     /** @return null (404) when no declared limit has that name */
@@ -61,9 +106,11 @@ public class RateLimitsEndpoint {
             return new LimitStateDescriptor(declared, null, null, null, null);
         }
         String limiterName = naming.limiterName(logicalKey);
+        LimitOverride override = rateLimiters == null ? null : rateLimiters.overrides().get(operation.name());
+        LimitSpec spec = override == null ? operation.spec() : override.spec(operation.spec().mode());
         LimitState state;
         try {
-            state = backend.state(limiterName, operation.spec()).toCompletableFuture().join();
+            state = backend.state(limiterName, spec).toCompletableFuture().join();
         }
         catch (CompletionException ex) {
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
@@ -72,8 +119,99 @@ public class RateLimitsEndpoint {
                 state.nextPermitIn().toMillis());
     }
 
-    /** The declared limits. */
-    public record LimitsDescriptor(List<LimitDescriptor> limits) implements OperationResponseBody {
+    /**
+     * Resets one caller ({@code /{name}/{key}} or {@code /{name}?key=...}), every caller of a limit
+     * ({@code /{name}}), or removes the limit's override ({@code /{name}/override}).
+     * @return 404 when no declared limit has that name (nor, for {@code override}, an override)
+     */
+    @DeleteOperation
+    public Object reset(@Selector String name, @Selector(match = Match.ALL_REMAINING) String[] path,
+            @Nullable String key, SecurityContext securityContext) {
+        String pathKey = path == null || path.length == 0 || (path.length == 1 && path[0].isEmpty()) ? null
+                : String.join("/", path);
+        RateLimiters writer = writer(securityContext);
+        if (writer == null) {
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        boolean declared = !operationSource.declaredLimits().named(name).isEmpty();
+        if (OVERRIDE_SEGMENT.equals(pathKey) && key == null) {
+            if (!declared && !rateLimiters.overrides().containsKey(name)) {
+                return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+            }
+            boolean removed = writer.clearOverride(name);
+            return new OverrideClearedDescriptor(name, removed);
+        }
+        if (!declared) {
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        String logicalKey = key != null ? key : pathKey;
+        try {
+            RateLimiters.ResetResult result = logicalKey == null ? writer.reset(name) : writer.reset(name, logicalKey);
+            return new ResetDescriptor(result.name(), result.key(), result.deletedKeys(), result.instancesConfirmed());
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+        }
+    }
+
+    /**
+     * Overrides the limit called {@code name} on every instance: {@code rate} permits per {@code interval}
+     * ({@code 30s}, {@code 1m}, {@code PT1M}), and {@code permits} per call if given.
+     * @return 404 when no declared limit has that name
+     */
+    @WriteOperation
+    public Object override(@Selector String name, long rate, String interval, @Nullable Long permits,
+            SecurityContext securityContext) {
+        RateLimiters writer = writer(securityContext);
+        if (writer == null || operationSource.declaredLimits().named(name).isEmpty()) {
+            return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+        }
+        Duration window;
+        try {
+            window = DurationStyle.detectAndParse(interval);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidEndpointRequestException("interval '" + interval + "' is not a duration: write e.g. "
+                    + "30s, 1m or PT1M", "interval is not a duration");
+        }
+        try {
+            return OverrideDescriptor.of(writer.override(name, rate, window, permits));
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+        }
+    }
+
+    private RateLimiters writer(SecurityContext securityContext) {
+        if (rateLimiters == null) {
+            return null;
+        }
+        Principal principal = securityContext == null ? null : securityContext.getPrincipal();
+        return rateLimiters.by(principal != null ? principal.getName() : "anonymous actuator request");
+    }
+
+    /** The declared limits, and the overrides in force by limit name. */
+    public record LimitsDescriptor(List<LimitDescriptor> limits, Map<String, OverrideDescriptor> overrides)
+            implements OperationResponseBody {
+    }
+
+    /** An override in force: set {@code by} whom {@code at} what time. */
+    public record OverrideDescriptor(String name, long rate, String interval, long intervalMillis, Long permits,
+            String by, String at) implements OperationResponseBody {
+
+        static OverrideDescriptor of(LimitOverride override) {
+            return new OverrideDescriptor(override.name(), override.rate(), override.interval().toString(),
+                    override.interval().toMillis(), override.permits(), override.by(), override.at().toString());
+        }
+    }
+
+    /** What a reset did: {@code key} null for every caller of the limit. */
+    public record ResetDescriptor(String name, String key, long deletedKeys, int instancesConfirmed)
+            implements OperationResponseBody {
+    }
+
+    /** Whether the limit had an override, now removed. */
+    public record OverrideClearedDescriptor(String name, boolean removed) implements OperationResponseBody {
     }
 
     /**

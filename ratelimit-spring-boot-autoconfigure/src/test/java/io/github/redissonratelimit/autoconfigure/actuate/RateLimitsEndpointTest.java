@@ -42,6 +42,11 @@ class RateLimitsEndpointTest {
     }
 
     private WebApplicationContextRunner runner() {
+        return webApplication(redis).withBean(Orders.class);
+    }
+
+    /** A servlet application with the limiter and the endpoint exposed, on {@code redis}; no limited bean yet. */
+    static WebApplicationContextRunner webApplication(RedisEndpoint redis) {
         return new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
                         RateLimitEndpointAutoConfiguration.class, AopAutoConfiguration.class,
@@ -50,8 +55,7 @@ class RateLimitsEndpointTest {
                         DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
                         JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class))
                 .withPropertyValues("management.endpoints.web.exposure.include=ratelimits")
-                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .withBean(Orders.class);
+                .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"));
     }
 
     public static class Orders {
