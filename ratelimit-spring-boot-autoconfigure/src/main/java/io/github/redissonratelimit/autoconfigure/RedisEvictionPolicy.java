@@ -92,9 +92,9 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
         if (unknown.isEmpty()) {
             return null;
         }
-        return "Could not read the maxmemory-policy of Redis (" + unknown.stream()
-                .map(policy -> policy.address() + ": " + policy.problem()).collect(Collectors.joining("; "))
-                + "); make sure it is noeviction, or a full Redis may evict rate limiter keys (see docs/operations.md).";
+        return "Could not read the maxmemory-policy of Redis; make sure it is noeviction, or a full Redis may evict "
+                + "rate limiter keys (see docs/operations.md). " + unknown.stream()
+                        .map(policy -> policy.address() + ": " + policy.problem()).collect(Collectors.joining("; "));
     }
 
     private static CompletableFuture<RedisEvictionPolicy> read(Master master) {
@@ -126,7 +126,13 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
         while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        return cause.getMessage() != null ? cause.getMessage() : cause.getClass().getSimpleName();
+        String message = cause.getMessage();
+        if (message == null) {
+            return cause.getClass().getSimpleName();
+        }
+        // Redisson appends the channel and the command data to Redis's answer: keep the answer
+        int channel = message.indexOf(". channel:");
+        return channel > 0 ? message.substring(0, channel) : message;
     }
 
     private static List<Master> masters(RedissonClient redisson) {

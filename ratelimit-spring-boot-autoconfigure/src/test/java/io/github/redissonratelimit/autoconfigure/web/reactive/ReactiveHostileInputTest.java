@@ -30,7 +30,10 @@ import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
-/** WebFlux answers a key that cannot be computed as Spring MVC does: 400, a problem naming the limit, one WARN line. */
+/**
+ * WebFlux answers a key that cannot be computed, or a condition that cannot be evaluated, as Spring MVC does: 400,
+ * a problem naming the limit, one WARN line.
+ */
 @ExtendWith(RealRedisExtension.class)
 class ReactiveHostileInputTest {
 
@@ -74,6 +77,18 @@ class ReactiveHostileInputTest {
         public String blocking(@RequestParam(required = false) String user) {
             return "blocking";
         }
+
+        @GetMapping("/quotes")
+        @RateLimit(key = "'quotes:' + #user", rate = 2, interval = 60, condition = "#region.isEmpty() == false")
+        public Mono<String> quotes(@RequestParam String user, @RequestParam(required = false) String region) {
+            return Mono.just("quotes");
+        }
+
+        @GetMapping("/stock")
+        @RateLimit(key = "'stock:' + #user", rate = 2, interval = 60, skipIf = "#internal")
+        public String stock(@RequestParam String user, @RequestParam String internal) {
+            return "stock";
+        }
     }
 
     @Test
@@ -106,6 +121,46 @@ class ReactiveHostileInputTest {
             assertThat(log.list.stream().filter(event -> event.getLevel() == Level.WARN).findFirst().orElseThrow()
                     .getFormattedMessage())
                     .startsWith("Answered GET /prices with 400: no key for rate limit 'prices': ").contains("EL1078E");
+        });
+    }
+
+    @Test
+    void aConditionThatCannotBeEvaluatedIsA400NamingTheLimit() {
+        runner().run(context -> {
+            WebTestClient client = WebTestClient.bindToApplicationContext(context).build();
+            log.list.clear();
+            client.get().uri("/quotes?user=ann").exchange()
+                    .expectStatus().isBadRequest()
+                    .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                    .expectBody()
+                    .jsonPath("$.status").isEqualTo(400)
+                    .jsonPath("$.title").isEqualTo("Bad Request")
+                    .jsonPath("$.detail").isEqualTo(
+                            "The rate limit on 'PricesController.quotes' cannot decide whether it applies to the request")
+                    .jsonPath("$.instance").isEqualTo("/quotes");
+            client.get().uri(builder -> builder.path("/stock").queryParam("user", "ann")
+                            .queryParam("internal", "maybe\u202E").build()).exchange()
+                    .expectStatus().isBadRequest()
+                    .expectBody()
+                    .jsonPath("$.detail").isEqualTo(
+                            "The rate limit on 'PricesController.stock' cannot decide whether it applies to the request");
+            client.get().uri("/quotes?user=ann&region=eu").exchange().expectStatus().isOk();
+            client.get().uri("/stock?user=ann&internal=false").exchange().expectStatus().isOk();
+
+            assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).hasSize(2)
+                    .allSatisfy(event -> {
+                        assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                        assertThat(event.getLoggerName()).isEqualTo(ReactiveRateLimitProblemHandler.class.getName());
+                        assertThat(event.getThrowableProxy()).isNull();
+                        assertThat(event.getFormattedMessage()).doesNotContain("\n", "\u202E").hasSizeLessThan(1_200);
+                    });
+            assertThat(log.list).filteredOn(event -> event.getLevel() == Level.WARN)
+                    .extracting(ILoggingEvent::getFormattedMessage)
+                    .satisfiesExactly(
+                            line -> assertThat(line).startsWith("Answered GET /quotes with 400: @RateLimit condition ")
+                                    .contains("PricesController.quotes(String, String) failed: "),
+                            line -> assertThat(line).startsWith("Answered GET /stock with 400: @RateLimit skipIf ")
+                                    .contains("gave String 'maybe\\u202E' instead of true or false"));
         });
     }
 }
