@@ -3,9 +3,12 @@ package io.github.redissonratelimit.autoconfigure;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import org.redisson.api.RFuture;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.redisnode.RedisNode;
 import org.redisson.api.redisnode.RedisNode.InfoSection;
@@ -64,7 +67,7 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
             return CompletableFuture.completedFuture(List.of(new RedisEvictionPolicy(UNKNOWN, null,
                     "the Redis masters are not known (" + ex.getClass().getSimpleName() + ": " + ex.getMessage() + ")")));
         }
-        List<CompletableFuture<RedisEvictionPolicy>> reads = masters.stream().map(RedisEvictionPolicy::read).toList();
+        List<CompletableFuture<RedisEvictionPolicy>> reads = masters.stream().map(RedisEvictionPolicy::readMaster).toList();
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
                 .thenApply(done -> reads.stream().map(CompletableFuture::join).toList());
     }
@@ -97,10 +100,10 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
                         .map(policy -> policy.address() + ": " + policy.problem()).collect(Collectors.joining("; "));
     }
 
-    private static CompletableFuture<RedisEvictionPolicy> read(Master master) {
-        return master.node().getConfigAsync("maxmemory-policy").toCompletableFuture()
-                .handle((config, error) -> {
-                    String policy = config == null ? null : config.get("maxmemory-policy");
+    private static CompletableFuture<RedisEvictionPolicy> readMaster(Master master) {
+        return ask(() -> master.node().getConfigAsync("maxmemory-policy"))
+                .handle((values, error) -> {
+                    String policy = values == null ? null : values.get("maxmemory-policy");
                     return policy != null && !policy.isBlank() ? CompletableFuture.completedFuture(
                             new RedisEvictionPolicy(master.address(), policy.trim(), null))
                             : fromInfo(master, error == null ? "CONFIG GET gave no maxmemory-policy"
@@ -110,7 +113,7 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
     }
 
     private static CompletableFuture<RedisEvictionPolicy> fromInfo(Master master, String configProblem) {
-        return master.node().infoAsync(InfoSection.MEMORY).toCompletableFuture()
+        return ask(() -> master.node().infoAsync(InfoSection.MEMORY))
                 .handle((info, error) -> {
                     String policy = info == null ? null : info.get("maxmemory_policy");
                     if (policy != null && !policy.isBlank()) {
@@ -119,6 +122,16 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
                     return new RedisEvictionPolicy(master.address(), null, configProblem + ", "
                             + (error == null ? "INFO memory gave no maxmemory_policy" : "INFO failed: " + describe(error)));
                 });
+    }
+
+    /** The command's answer; a command that cannot even be sent (e.g. a client shut down) fails the stage. */
+    private static CompletableFuture<Map<String, String>> ask(Supplier<RFuture<Map<String, String>>> command) {
+        try {
+            return command.get().toCompletableFuture();
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
     }
 
     private static String describe(Throwable error) {

@@ -105,7 +105,12 @@ class HostileInputTest {
             return "later";
         }
 
-        final AtomicInteger conditionalCalls = new AtomicInteger();
+        private final AtomicInteger conditionalCalls = new AtomicInteger();
+
+        /** A method, not the field: the bean is a class proxy, whose own fields are not the target's. */
+        public int conditionalCalls() {
+            return conditionalCalls.get();
+        }
 
         @PostMapping("/orders/cancel")
         @RateLimit(key = "#userId", rate = 5, interval = 60, condition = "#reason.length() > 0")
@@ -249,7 +254,7 @@ class HostileInputTest {
             // the same limits decide normally when their conditions can be evaluated
             mvc.perform(post("/orders/cancel").param("userId", "7").param("reason", "late")).andExpect(status().isOk());
             mvc.perform(post("/orders/export").param("userId", "8").param("internal", "true")).andExpect(status().isOk());
-            assertThat(context.getBean(OrdersController.class).conditionalCalls).hasValue(2);
+            assertThat(context.getBean(OrdersController.class).conditionalCalls()).isEqualTo(2);
 
             assertThat(events(Level.WARN)).hasSize(2).allSatisfy(event -> {
                 assertThat(event.getLevel()).isEqualTo(Level.WARN);
