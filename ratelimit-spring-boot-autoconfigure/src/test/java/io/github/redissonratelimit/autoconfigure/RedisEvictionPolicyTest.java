@@ -12,15 +12,12 @@ import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
-import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * At startup the rate limiter reads Redis's {@code maxmemory-policy} and warns, once, when a full Redis would evict
@@ -47,14 +44,8 @@ class RedisEvictionPolicyTest {
     private static ApplicationContextRunner runner(RedisServerProcess server) {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
-                .withBean(RedissonClient.class, () -> redisson(server), definition -> definition.setDestroyMethodName("shutdown"));
-    }
-
-    private static RedissonClient redisson(RedisServerProcess server) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + server.port()).setConnectionMinimumIdleSize(1)
-                .setConnectionPoolSize(2);
-        return Redisson.create(config);
+                .withBean(RedissonClient.class, () -> server.endpoint().newRedissonClient(),
+                        definition -> definition.setDestroyMethodName("shutdown"));
     }
 
     private List<ILoggingEvent> events(Level level) {
@@ -74,9 +65,7 @@ class RedisEvictionPolicyTest {
     @Test
     void warnsOnceWhenAllKeysMayBeEvicted() {
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
-            try (RespClient cli = new RespClient("127.0.0.1", server.port())) {
-                cli.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
-            }
+            server.endpoint().command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
             runner(server).run(context -> {
                 assertThat(context).hasNotFailed();
                 assertOneEvictionWarning(server, "allkeys-lru");
@@ -109,10 +98,8 @@ class RedisEvictionPolicyTest {
     void readsInfoWhereConfigIsDisabledAsOnManagedRedis() {
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort("--rename-command", "CONFIG", "",
                 "--maxmemory-policy", "allkeys-lfu")) {
-            try (RespClient cli = new RespClient("127.0.0.1", server.port())) {
-                assertThatThrownBy(() -> cli.command("CONFIG", "GET", "maxmemory-policy"))
-                        .hasMessageContaining("unknown command");
-            }
+            assertThatThrownBy(() -> server.endpoint().command("CONFIG", "GET", "maxmemory-policy"))
+                    .hasMessageContaining("unknown command");
             runner(server).run(context -> {
                 assertThat(context).hasNotFailed();
                 assertOneEvictionWarning(server, "allkeys-lfu");

@@ -11,9 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
@@ -26,7 +24,6 @@ import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.CircuitState;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
-import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * What the {@code ratelimit} health indicator reports, on a redis-server this test configures and stops: UP with
@@ -41,7 +38,7 @@ class RateLimitHealthIndicatorTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
                     RateLimitHealthAutoConfiguration.class, AopAutoConfiguration.class))
-            .withBean(RedissonClient.class, RateLimitHealthIndicatorTest::redisson,
+            .withBean(RedissonClient.class, () -> server.endpoint().newRedissonClient(),
                     definition -> definition.setDestroyMethodName("shutdown"))
             .withBean(Catalog.class);
 
@@ -58,21 +55,8 @@ class RateLimitHealthIndicatorTest {
     @BeforeEach
     void redisIsUp() {
         server.start();
-        try (RespClient cli = cli()) {
-            cli.command("FLUSHALL");
-            cli.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
-        }
-    }
-
-    private static RespClient cli() {
-        return new RespClient("127.0.0.1", server.port());
-    }
-
-    private static RedissonClient redisson() {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + server.port()).setConnectionMinimumIdleSize(1)
-                .setConnectionPoolSize(2);
-        return Redisson.create(config);
+        server.endpoint().flushAll();
+        server.endpoint().command("CONFIG", "SET", "maxmemory-policy", "noeviction");
     }
 
     public static class Catalog {
@@ -127,9 +111,7 @@ class RateLimitHealthIndicatorTest {
 
     @Test
     void reportsAnEvictingPolicyAndTheOutagePolicyInForce() {
-        try (RespClient cli = cli()) {
-            cli.command("CONFIG", "SET", "maxmemory-policy", "volatile-lfu");
-        }
+        server.endpoint().command("CONFIG", "SET", "maxmemory-policy", "volatile-lfu");
         runner.withPropertyValues("ratelimit.on-backend-error=deny").run(context -> {
             Health health = health(context);
             assertThat(health.getStatus()).isEqualTo(Status.UP);

@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguratio
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -127,6 +128,18 @@ class HostileInputTest {
         }
     }
 
+    /** A 400 problem without {@code Retry-After}, naming what {@code detail} says. */
+    private static ResultMatcher badRequestProblem(String detail, String path) {
+        return ResultMatcher.matchAll(status().isBadRequest(),
+                content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON),
+                header().doesNotExist("Retry-After"),
+                jsonPath("$.type").value("about:blank"),
+                jsonPath("$.title").value("Bad Request"),
+                jsonPath("$.status").value(400),
+                jsonPath("$.detail").value(detail),
+                jsonPath("$.instance").value(path));
+    }
+
     private List<ILoggingEvent> events(Level atLeast) {
         return log.list.stream().filter(event -> event.getLevel().isGreaterOrEqual(atLeast)).toList();
     }
@@ -139,14 +152,8 @@ class HostileInputTest {
             log.list.clear(); // what the requests log, not the startup
             String body = mvc.perform(post("/orders/submit").contentType(MediaType.APPLICATION_FORM_URLENCODED)
                             .content("userId=" + huge))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                    .andExpect(header().doesNotExist("Retry-After"))
-                    .andExpect(jsonPath("$.type").value("about:blank"))
-                    .andExpect(jsonPath("$.title").value("Bad Request"))
-                    .andExpect(jsonPath("$.status").value(400))
-                    .andExpect(jsonPath("$.detail").value("The request has no valid key for the rate limit 'order-submit'"))
-                    .andExpect(jsonPath("$.instance").value("/orders/submit"))
+                    .andExpect(badRequestProblem("The request has no valid key for the rate limit 'order-submit'",
+                            "/orders/submit"))
                     .andReturn().getResponse().getContentAsString();
             assertThat(body).doesNotContain("uuuu", "userId", "EL1078E");
 
@@ -231,24 +238,16 @@ class HostileInputTest {
             log.list.clear(); // what the requests log, not the startup
             // no reason: "#reason.length() > 0" fails on null (SpEL EL1011E)
             String failed = mvc.perform(post("/orders/cancel").param("userId", "7"))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                    .andExpect(header().doesNotExist("Retry-After"))
-                    .andExpect(jsonPath("$.type").value("about:blank"))
-                    .andExpect(jsonPath("$.title").value("Bad Request"))
-                    .andExpect(jsonPath("$.status").value(400))
-                    .andExpect(jsonPath("$.detail").value(
-                            "The rate limit on 'OrdersController.cancel' cannot decide whether it applies to the request"))
-                    .andExpect(jsonPath("$.instance").value("/orders/cancel"))
+                    .andExpect(badRequestProblem(
+                            "The rate limit on 'OrdersController.cancel' cannot decide whether it applies to the request",
+                            "/orders/cancel"))
                     .andReturn().getResponse().getContentAsString();
             assertThat(failed).doesNotContain("#reason", "EL1011E", "userId");
             // skipIf gives the (forging) input itself, not true or false
             String notBoolean = mvc.perform(post("/orders/export").param("userId", "7").param("internal", FORGED))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                    .andExpect(jsonPath("$.detail").value(
-                            "The rate limit on 'OrdersController.export' cannot decide whether it applies to the request"))
-                    .andExpect(jsonPath("$.instance").value("/orders/export"))
+                    .andExpect(badRequestProblem(
+                            "The rate limit on 'OrdersController.export' cannot decide whether it applies to the request",
+                            "/orders/export"))
                     .andReturn().getResponse().getContentAsString();
             assertThat(notBoolean).doesNotContain("FORGED", "#internal");
             // the same limits decide normally when their conditions can be evaluated
