@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.health;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import org.redisson.api.RedissonClient;
+import org.springframework.util.ReflectionUtils;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
@@ -130,8 +133,8 @@ public final class RateLimitHealth {
     }
 
     /**
-     * The circuit breaker of the composed backend: found through the decorators this library defines, null when
-     * there is none (e.g. a backend of the application's own).
+     * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()} (the
+     * convention of this library's decorators); null when there is none (e.g. a backend of the application's own).
      */
     static ResilientRateLimitBackend resilience(RateLimitBackend backend) {
         RateLimitBackend current = backend;
@@ -139,10 +142,30 @@ public final class RateLimitHealth {
             if (current instanceof ResilientRateLimitBackend resilient) {
                 return resilient;
             }
-            current = current instanceof LocalRejectionCache cache ? cache.getDelegate()
-                    : current instanceof WaitingRateLimitBackend waiting ? waiting.getDelegate() : null;
+            current = delegate(current);
         }
         return null;
+    }
+
+    private static RateLimitBackend delegate(RateLimitBackend backend) {
+        if (backend instanceof LocalRejectionCache cache) {
+            return cache.getDelegate();
+        }
+        if (backend instanceof WaitingRateLimitBackend waiting) {
+            return waiting.getDelegate();
+        }
+        // a decorator of another module or of the application that follows the same convention
+        Method getDelegate = ReflectionUtils.findMethod(backend.getClass(), "getDelegate");
+        if (getDelegate == null || !Modifier.isPublic(getDelegate.getModifiers())
+                || !RateLimitBackend.class.isAssignableFrom(getDelegate.getReturnType())) {
+            return null;
+        }
+        try {
+            return (RateLimitBackend) getDelegate.invoke(backend);
+        }
+        catch (ReflectiveOperationException | RuntimeException ex) {
+            return null;
+        }
     }
 
     /**
