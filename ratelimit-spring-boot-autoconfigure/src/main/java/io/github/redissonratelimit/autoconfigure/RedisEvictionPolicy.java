@@ -65,7 +65,7 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
         }
         catch (RuntimeException ex) {
             return CompletableFuture.completedFuture(List.of(new RedisEvictionPolicy(UNKNOWN, null,
-                    "the Redis masters are not known (" + ex.getClass().getSimpleName() + ": " + ex.getMessage() + ")")));
+                    "the Redis masters are not known (" + ex.getMessage() + ")")));
         }
         List<CompletableFuture<RedisEvictionPolicy>> reads = masters.stream().map(RedisEvictionPolicy::readMaster).toList();
         return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
@@ -150,6 +150,9 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
 
     private static List<Master> masters(RedissonClient redisson) {
         Config config = redisson.getConfig();
+        if (config == null) {
+            throw new IllegalStateException("the client does not tell its configuration");
+        }
         List<Master> masters = new ArrayList<>();
         if (config.isClusterConfig()) {
             redisson.getRedisNodes(RedisNodes.CLUSTER).getMasters().forEach(master -> masters.add(Master.of(master, master)));
