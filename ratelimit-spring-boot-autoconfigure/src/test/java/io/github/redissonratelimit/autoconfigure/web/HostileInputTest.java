@@ -78,7 +78,10 @@ class HostileInputTest {
                         WebMvcAutoConfiguration.class, JacksonAutoConfiguration.class,
                         HttpMessageConvertersAutoConfiguration.class))
                 .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .withBean(OrdersController.class);
+                .withBean(OrdersController.class)
+                // these tests count rejections: a decision that a loaded build machine delays past the default 100 ms
+                // deadline would pass under on-backend-error=allow instead of being rejected
+                .withPropertyValues("ratelimit.backend-timeout=5s");
     }
 
     @RestController
