@@ -1,13 +1,17 @@
 package io.github.redissonratelimit.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
+import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
@@ -16,6 +20,10 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
  * and a script load, which on a cold start can exceed {@code ratelimit.backend-timeout} and send them to the
  * outage policy. When Redis does not answer within {@code wait}, startup goes on (one WARN): the first decisions
  * load the scripts themselves.
+ *
+ * <p>At the same time it reads the {@code maxmemory-policy} of Redis ({@link RedisEvictionPolicy}) and logs one
+ * WARN when a full Redis would evict limiter keys, or one INFO when the policy cannot be read (e.g. {@code CONFIG}
+ * disabled). That answer is awaited within the same {@code wait}; a later one is still logged when it comes.
  */
 public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
 
@@ -31,15 +39,61 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
 
     @Override
     public void afterSingletonsInstantiated() {
+        long deadline = System.nanoTime() + wait.toNanos();
+        CompletableFuture<List<RedisEvictionPolicy>> eviction = readEvictionPolicy();
         try {
             RedissonRateLimitBackend.loadScripts(redisson).toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
+            return;
         }
         catch (Exception ex) {
             logger.warn("Could not load the rate limit scripts into Redis within " + wait + " at startup ("
                     + ex.getClass().getSimpleName() + "); the first decisions will load them");
+        }
+        awaitEvictionPolicy(eviction, deadline);
+    }
+
+    private CompletableFuture<List<RedisEvictionPolicy>> readEvictionPolicy() {
+        try {
+            return RedisEvictionPolicy.read(redisson);
+        }
+        catch (RuntimeException ex) {
+            logger.debug("Could not ask Redis for its maxmemory-policy", ex);
+            return CompletableFuture.completedFuture(List.of());
+        }
+    }
+
+    private static void awaitEvictionPolicy(CompletableFuture<List<RedisEvictionPolicy>> eviction, long deadline) {
+        try {
+            report(eviction.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (TimeoutException ex) {
+            // startup does not wait longer: the answer is logged when it comes
+            eviction.thenAccept(RateLimitScriptWarmUp::report);
+        }
+        catch (Exception ex) {
+            logger.debug("Could not read the maxmemory-policy of Redis", ex);
+        }
+    }
+
+    /** One WARN when a policy evicts limiter keys, one INFO when a policy is unknown, DEBUG otherwise. */
+    static void report(List<RedisEvictionPolicy> policies) {
+        String warning = RedisEvictionPolicy.warning(policies);
+        if (warning != null) {
+            logger.warn(warning);
+        }
+        String unknown = RedisEvictionPolicy.unknown(policies);
+        if (unknown != null) {
+            logger.info(LogSafe.text(unknown));
+        }
+        if (warning == null && unknown == null && logger.isDebugEnabled()) {
+            logger.debug("Redis maxmemory-policy: " + policies.stream()
+                    .map(policy -> policy.address() + " " + policy.describe()).toList());
         }
     }
 }

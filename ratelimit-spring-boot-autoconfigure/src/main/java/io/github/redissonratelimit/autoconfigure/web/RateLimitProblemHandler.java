@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.key.LogSafe;
@@ -28,7 +29,8 @@ import io.github.redissonratelimit.key.LogSafe;
  * Redis will be tried again.
  *
  * <p>A call whose key could not be computed from its arguments ({@link RateLimitKeyException}: a value the
- * expression cannot use, or no key at all) gets 400 with a problem naming the limit, and one WARN line.
+ * expression cannot use, or no key at all) gets 400 with a problem naming the limit, and one WARN line; so does
+ * a call whose {@code condition} or {@code skipIf} could not be evaluated ({@link RateLimitConditionException}).
  */
 @RestControllerAdvice
 public class RateLimitProblemHandler {
@@ -86,5 +88,14 @@ public class RateLimitProblemHandler {
             logger.warn(RateLimitProblems.badKeyLogLine(ex, request.getMethod(), request.getRequestURI()));
         }
         return RateLimitProblems.badKey(ex, request.getRequestURI());
+    }
+
+    /** 400 for a call whose condition or skipIf could not be evaluated for its arguments, logged as one WARN line. */
+    @ExceptionHandler(RateLimitConditionException.class)
+    public ResponseEntity<ProblemDetail> handleBadCondition(RateLimitConditionException ex, HttpServletRequest request) {
+        if (logger.isWarnEnabled()) {
+            logger.warn(RateLimitProblems.badConditionLogLine(ex, request.getMethod(), request.getRequestURI()));
+        }
+        return RateLimitProblems.badCondition(ex, request.getRequestURI());
     }
 }

@@ -10,6 +10,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
@@ -17,8 +18,8 @@ import io.github.redissonratelimit.key.LogSafe;
 
 /**
  * The HTTP answers to a rate limit refusal, the same for Spring MVC and WebFlux: {@code Retry-After}
- * (delay-seconds, rounded up) and an RFC 9457 problem detail, and 400 for a call whose key could not be computed.
- * The key is not echoed: it may hold user data.
+ * (delay-seconds, rounded up) and an RFC 9457 problem detail, and 400 for a call whose key or condition could not
+ * be computed. Neither the key nor the input is echoed: they may hold user data.
  */
 public final class RateLimitProblems {
 
@@ -57,13 +58,42 @@ public final class RateLimitProblems {
      */
     public static ResponseEntity<ProblemDetail> badKey(RateLimitKeyException ex, String path) {
         String limit = ex.getDisplayName() != null ? "the rate limit '" + ex.getDisplayName() + "'" : "a rate limit";
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The request has " + ex.getRequestProblem() + " for " + limit);
+        return badRequest("The request has " + ex.getRequestProblem() + " for " + limit, path);
+    }
+
+    /**
+     * 400 for a call whose {@code condition} or {@code skipIf} could not be evaluated for its arguments (the
+     * expression failed, or gave something other than true or false). The detail names the limit by the method
+     * it is declared on, as clients see it (no package, no parameters), never the input or the expression.
+     */
+    public static ResponseEntity<ProblemDetail> badCondition(RateLimitConditionException ex, String path) {
+        return badRequest("The rate limit on '" + displayName(ex.getMethod())
+                + "' cannot decide whether it applies to the request", path);
+    }
+
+    private static ResponseEntity<ProblemDetail> badRequest(String detail, String path) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
         problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
         problem.setType(URI.create("about:blank"));
         problem.setInstance(URI.create(path));
         return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(problem);
+    }
+
+    /** {@code com.example.Orders$Api.submit(String)} as clients see it: {@code Api.submit}. */
+    static String displayName(String method) {
+        if (method == null) {
+            return "(unknown)";
+        }
+        int parameters = method.indexOf('(');
+        String name = parameters >= 0 ? method.substring(0, parameters) : method;
+        int dot = name.lastIndexOf('.');
+        if (dot < 0) {
+            return name;
+        }
+        String type = name.substring(0, dot);
+        type = type.substring(Math.max(type.lastIndexOf('.'), type.lastIndexOf('$')) + 1);
+        return type + name.substring(dot);
     }
 
     /**
@@ -74,6 +104,15 @@ public final class RateLimitProblems {
         return LogSafe.text("Answered " + method + " " + path + " with 400: "
                 + (ex instanceof RateLimitCostException ? ex.getRequestProblem() : "no key") + " for rate limit "
                 + (ex.getLimitName() != null ? "'" + ex.getLimitName() + "'" : "(unknown)") + ": " + ex.getMessage());
+    }
+
+    /**
+     * The one WARN line a call whose condition could not be evaluated is logged as, like
+     * {@link #badKeyLogLine}: no stack trace, escaped by {@link LogSafe}. The exception's message names the
+     * attribute, the expression and the method.
+     */
+    public static String badConditionLogLine(RateLimitConditionException ex, String method, String path) {
+        return LogSafe.text("Answered " + method + " " + path + " with 400: " + ex.getMessage());
     }
 
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, HttpStatusCode status,

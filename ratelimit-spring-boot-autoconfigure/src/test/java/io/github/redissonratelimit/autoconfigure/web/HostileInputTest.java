@@ -8,6 +8,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -27,6 +28,7 @@ import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguratio
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -40,8 +42,9 @@ import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
- * Input meant to break things: a key the expression cannot compute is a 400 problem naming the limit and one
- * WARN line (never a 500 with a stack trace), and what the input puts in a key cannot forge log lines.
+ * Input meant to break things: a key the expression cannot compute, or a condition it cannot evaluate, is a 400
+ * problem naming the limit and one WARN line (never a 500 with a stack trace), and what the input puts in a key
+ * cannot forge log lines.
  */
 @ExtendWith(RealRedisExtension.class)
 class HostileInputTest {
@@ -75,7 +78,10 @@ class HostileInputTest {
                         WebMvcAutoConfiguration.class, JacksonAutoConfiguration.class,
                         HttpMessageConvertersAutoConfiguration.class))
                 .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
-                .withBean(OrdersController.class);
+                .withBean(OrdersController.class)
+                // these tests count rejections: a decision that a loaded build machine delays past the default 100 ms
+                // deadline would pass under on-backend-error=allow instead of being rejected
+                .withPropertyValues("ratelimit.backend-timeout=5s");
     }
 
     @RestController
@@ -102,6 +108,39 @@ class HostileInputTest {
         String later(String userId, RateLimitExceededException rejection) {
             return "later";
         }
+
+        private final AtomicInteger conditionalCalls = new AtomicInteger();
+
+        /** A method, not the field: the bean is a class proxy, whose own fields are not the target's. */
+        public int conditionalCalls() {
+            return conditionalCalls.get();
+        }
+
+        @PostMapping("/orders/cancel")
+        @RateLimit(key = "#userId", rate = 5, interval = 60, condition = "#reason.length() > 0")
+        public String cancel(@RequestParam String userId, @RequestParam(required = false) String reason) {
+            conditionalCalls.incrementAndGet();
+            return "cancelled";
+        }
+
+        @PostMapping("/orders/export")
+        @RateLimit(key = "#userId", rate = 5, interval = 60, skipIf = "#internal")
+        public String export(@RequestParam String userId, @RequestParam String internal) {
+            conditionalCalls.incrementAndGet();
+            return "exported";
+        }
+    }
+
+    /** A 400 problem without {@code Retry-After}, naming what {@code detail} says. */
+    private static ResultMatcher badRequestProblem(String detail, String path) {
+        return ResultMatcher.matchAll(status().isBadRequest(),
+                content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON),
+                header().doesNotExist("Retry-After"),
+                jsonPath("$.type").value("about:blank"),
+                jsonPath("$.title").value("Bad Request"),
+                jsonPath("$.status").value(400),
+                jsonPath("$.detail").value(detail),
+                jsonPath("$.instance").value(path));
     }
 
     private List<ILoggingEvent> events(Level atLeast) {
@@ -116,14 +155,8 @@ class HostileInputTest {
             log.list.clear(); // what the requests log, not the startup
             String body = mvc.perform(post("/orders/submit").contentType(MediaType.APPLICATION_FORM_URLENCODED)
                             .content("userId=" + huge))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
-                    .andExpect(header().doesNotExist("Retry-After"))
-                    .andExpect(jsonPath("$.type").value("about:blank"))
-                    .andExpect(jsonPath("$.title").value("Bad Request"))
-                    .andExpect(jsonPath("$.status").value(400))
-                    .andExpect(jsonPath("$.detail").value("The request has no valid key for the rate limit 'order-submit'"))
-                    .andExpect(jsonPath("$.instance").value("/orders/submit"))
+                    .andExpect(badRequestProblem("The request has no valid key for the rate limit 'order-submit'",
+                            "/orders/submit"))
                     .andReturn().getResponse().getContentAsString();
             assertThat(body).doesNotContain("uuuu", "userId", "EL1078E");
 
@@ -198,6 +231,48 @@ class HostileInputTest {
             assertThat(redis.keys("rate_limit:*")).contains("rate_limit:{order:submit:x%0A2026-12-03T10:00:00.000Z%20"
                     + "ERROR%204242%20---%20[main]%20c.e.Payments%20:%20FORGED}",
                     "rate_limit:{quote:%E2%80%AEgnp.exe%1B[2J%C2%85}");
+        });
+    }
+
+    @Test
+    void aConditionThatCannotBeEvaluatedIsA400NamingTheLimitAndOneWarnLine() {
+        runner().run(context -> {
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+            log.list.clear(); // what the requests log, not the startup
+            // no reason: "#reason.length() > 0" fails on null (SpEL EL1011E)
+            String failed = mvc.perform(post("/orders/cancel").param("userId", "7"))
+                    .andExpect(badRequestProblem(
+                            "The rate limit on 'OrdersController.cancel' cannot decide whether it applies to the request",
+                            "/orders/cancel"))
+                    .andReturn().getResponse().getContentAsString();
+            assertThat(failed).doesNotContain("#reason", "EL1011E", "userId");
+            // skipIf gives the (forging) input itself, not true or false
+            String notBoolean = mvc.perform(post("/orders/export").param("userId", "7").param("internal", FORGED))
+                    .andExpect(badRequestProblem(
+                            "The rate limit on 'OrdersController.export' cannot decide whether it applies to the request",
+                            "/orders/export"))
+                    .andReturn().getResponse().getContentAsString();
+            assertThat(notBoolean).doesNotContain("FORGED", "#internal");
+            // the same limits decide normally when their conditions can be evaluated
+            mvc.perform(post("/orders/cancel").param("userId", "7").param("reason", "late")).andExpect(status().isOk());
+            mvc.perform(post("/orders/export").param("userId", "8").param("internal", "true")).andExpect(status().isOk());
+            assertThat(context.getBean(OrdersController.class).conditionalCalls()).isEqualTo(2);
+
+            assertThat(events(Level.WARN)).hasSize(2).allSatisfy(event -> {
+                assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                assertThat(event.getLoggerName()).isEqualTo(RateLimitProblemHandler.class.getName());
+                assertThat(event.getThrowableProxy()).isNull();
+                assertThat(event.getFormattedMessage()).doesNotContain("\n", "\r").hasSizeLessThan(1_200);
+            });
+            assertThat(events(Level.WARN).get(0).getFormattedMessage())
+                    .startsWith("Answered POST /orders/cancel with 400: @RateLimit condition \"#reason.length() > 0\" on ")
+                    .contains("HostileInputTest$OrdersController.cancel(String, String) failed: ", "EL1011E");
+            assertThat(events(Level.WARN).get(1).getFormattedMessage())
+                    .startsWith("Answered POST /orders/export with 400: @RateLimit skipIf \"#internal\" on ")
+                    .contains("gave String 'x\\n2026-12-03T10:00:00.000Z ERROR 4242", "instead of true or false");
+            assertThat(events(Level.ERROR)).isEmpty();
+            // only the admitted cancel reached Redis (the skipped export did not)
+            assertThat(redis.keys("rate_limit:*")).isNotEmpty().allSatisfy(key -> assertThat(key).contains("{7}"));
         });
     }
 }

@@ -69,6 +69,11 @@ public final class RedisServerProcess implements AutoCloseable {
         return port;
     }
 
+    /** This server as an endpoint: its Redisson clients, a {@link RespClient}, FLUSHALL, KEYS. */
+    public RedisEndpoint endpoint() {
+        return new RedisEndpoint("127.0.0.1", port, "redis-server process on port " + port);
+    }
+
     public synchronized void start() {
         if (isRunning()) {
             return;

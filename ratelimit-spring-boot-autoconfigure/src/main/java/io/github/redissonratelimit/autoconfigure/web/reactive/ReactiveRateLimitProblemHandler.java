@@ -11,6 +11,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ServerWebExchange;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
@@ -22,8 +23,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * Answers a {@link RateLimitExceededException} from a WebFlux handler with the same HTTP 429 problem
  * response as in Spring MVC ({@link RateLimitProblems}), and adds the rejection to the exchange's rate
  * limit headers when {@link ReactiveRateLimitHeaders} is active. A call refused because Redis gave no
- * decision gets the configured status (503 by default), and a call whose key could not be computed gets 400,
- * as in Spring MVC.
+ * decision gets the configured status (503 by default), and a call whose key or condition could not be computed
+ * gets 400, as in Spring MVC.
  */
 @RestControllerAdvice
 public class ReactiveRateLimitProblemHandler {
@@ -75,5 +76,15 @@ public class ReactiveRateLimitProblemHandler {
             logger.warn(RateLimitProblems.badKeyLogLine(ex, exchange.getRequest().getMethod().name(), path));
         }
         return RateLimitProblems.badKey(ex, path);
+    }
+
+    /** 400 for a call whose condition or skipIf could not be evaluated for its arguments, logged as one WARN line. */
+    @ExceptionHandler(RateLimitConditionException.class)
+    public ResponseEntity<ProblemDetail> handleBadCondition(RateLimitConditionException ex, ServerWebExchange exchange) {
+        String path = exchange.getRequest().getPath().value();
+        if (logger.isWarnEnabled()) {
+            logger.warn(RateLimitProblems.badConditionLogLine(ex, exchange.getRequest().getMethod().name(), path));
+        }
+        return RateLimitProblems.badCondition(ex, path);
     }
 }

@@ -2,6 +2,8 @@ package io.github.redissonratelimit.autoconfigure.web.reactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -30,7 +32,10 @@ import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
-/** WebFlux answers a key that cannot be computed as Spring MVC does: 400, a problem naming the limit, one WARN line. */
+/**
+ * WebFlux answers a key that cannot be computed, or a condition that cannot be evaluated, as Spring MVC does: 400,
+ * a problem naming the limit, one WARN line.
+ */
 @ExtendWith(RealRedisExtension.class)
 class ReactiveHostileInputTest {
 
@@ -74,6 +79,46 @@ class ReactiveHostileInputTest {
         public String blocking(@RequestParam(required = false) String user) {
             return "blocking";
         }
+
+        @GetMapping("/quotes")
+        @RateLimit(key = "'quotes:' + #user", rate = 2, interval = 60, condition = "#region.isEmpty() == false")
+        public Mono<String> quotes(@RequestParam String user, @RequestParam(required = false) String region) {
+            return Mono.just("quotes");
+        }
+
+        @GetMapping("/stock")
+        @RateLimit(key = "'stock:' + #user", rate = 2, interval = 60, skipIf = "#internal")
+        public String stock(@RequestParam String user, @RequestParam String internal) {
+            return "stock";
+        }
+    }
+
+    /** A 400 problem without {@code Retry-After}, naming what {@code detail} says. */
+    private static void expectBadRequestProblem(WebTestClient.ResponseSpec response, String detail, String path) {
+        response.expectStatus().isBadRequest()
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                .expectHeader().doesNotExist("Retry-After")
+                .expectBody()
+                .jsonPath("$.status").isEqualTo(400)
+                .jsonPath("$.title").isEqualTo("Bad Request")
+                .jsonPath("$.detail").isEqualTo(detail)
+                .jsonPath("$.instance").isEqualTo(path);
+    }
+
+    /**
+     * The lines logged at WARN or above: {@code expected} of them, each one WARN line of the problem handler without a
+     * stack trace, holding none of {@code neverInALine}.
+     */
+    private List<String> warnLines(int expected, String... neverInALine) {
+        assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).hasSize(expected)
+                .allSatisfy(event -> {
+                    assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                    assertThat(event.getLoggerName()).isEqualTo(ReactiveRateLimitProblemHandler.class.getName());
+                    assertThat(event.getThrowableProxy()).isNull();
+                    assertThat(event.getFormattedMessage()).doesNotContain(neverInALine).hasSizeLessThan(1_200);
+                });
+        return log.list.stream().filter(event -> event.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 
     @Test
@@ -82,30 +127,38 @@ class ReactiveHostileInputTest {
         runner().run(context -> {
             WebTestClient client = WebTestClient.bindToApplicationContext(context).build();
             log.list.clear();
-            client.get().uri(builder -> builder.path("/prices").queryParam("user", huge).build()).exchange()
-                    .expectStatus().isBadRequest()
-                    .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-                    .expectBody()
-                    .jsonPath("$.status").isEqualTo(400)
-                    .jsonPath("$.title").isEqualTo("Bad Request")
-                    .jsonPath("$.detail").isEqualTo("The request has no valid key for the rate limit 'prices'")
-                    .jsonPath("$.instance").isEqualTo("/prices");
+            expectBadRequestProblem(client.get().uri(builder -> builder.path("/prices").queryParam("user", huge).build())
+                    .exchange(), "The request has no valid key for the rate limit 'prices'", "/prices");
             client.get().uri("/blocking").exchange()
                     .expectStatus().isBadRequest()
                     .expectBody()
                     .jsonPath("$.detail").isEqualTo("The request has no valid key for the rate limit 'PricesController.blocking'");
             client.get().uri("/prices?user=ann").exchange().expectStatus().isOk();
 
-            assertThat(log.list).filteredOn(event -> event.getLevel().isGreaterOrEqual(Level.WARN)).hasSize(2)
-                    .allSatisfy(event -> {
-                        assertThat(event.getLevel()).isEqualTo(Level.WARN);
-                        assertThat(event.getLoggerName()).isEqualTo(ReactiveRateLimitProblemHandler.class.getName());
-                        assertThat(event.getThrowableProxy()).isNull();
-                        assertThat(event.getFormattedMessage()).doesNotContain("uuuu", "\n").hasSizeLessThan(1_200);
-                    });
-            assertThat(log.list.stream().filter(event -> event.getLevel() == Level.WARN).findFirst().orElseThrow()
-                    .getFormattedMessage())
+            assertThat(warnLines(2, "uuuu", "\n").get(0))
                     .startsWith("Answered GET /prices with 400: no key for rate limit 'prices': ").contains("EL1078E");
+        });
+    }
+
+    @Test
+    void aConditionThatCannotBeEvaluatedIsA400NamingTheLimit() {
+        runner().run(context -> {
+            WebTestClient client = WebTestClient.bindToApplicationContext(context).build();
+            log.list.clear();
+            expectBadRequestProblem(client.get().uri("/quotes?user=ann").exchange(),
+                    "The rate limit on 'PricesController.quotes' cannot decide whether it applies to the request", "/quotes");
+            expectBadRequestProblem(client.get().uri(builder -> builder.path("/stock").queryParam("user", "ann")
+                            .queryParam("internal", "maybe\u202E").build()).exchange(),
+                    "The rate limit on 'PricesController.stock' cannot decide whether it applies to the request", "/stock");
+            client.get().uri("/quotes?user=ann&region=eu").exchange().expectStatus().isOk();
+            client.get().uri("/stock?user=ann&internal=false").exchange().expectStatus().isOk();
+
+            assertThat(warnLines(2, "\n", "\u202E"))
+                    .satisfiesExactly(
+                            line -> assertThat(line).startsWith("Answered GET /quotes with 400: @RateLimit condition ")
+                                    .contains("PricesController.quotes(String, String) failed: "),
+                            line -> assertThat(line).startsWith("Answered GET /stock with 400: @RateLimit skipIf ")
+                                    .contains("gave String 'maybe\\u202E' instead of true or false"));
         });
     }
 }

@@ -1,0 +1,177 @@
+package io.github.redissonratelimit.autoconfigure.health;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.util.ReflectionUtils;
+
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
+import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
+
+/**
+ * What the {@code ratelimit} health indicator reports, independent of the Spring Boot generation that shows it:
+ * the circuit breaker in front of Redis, the outage policy in force while it is open, the {@code maxmemory-policy}
+ * of each Redis master, the latency of the recent decisions and what outages cost so far.
+ *
+ * <p>The details, in order: {@code circuit} ({@code CLOSED}, {@code OPEN} or {@code HALF_OPEN}; {@code none} when
+ * the backend has no circuit breaker), {@code onBackendError} (the default outage policy, {@code allow} or
+ * {@code deny}; a limit may override it), {@code backendTimeout}, {@code backendFailures} and {@code skippedCalls}
+ * (since start), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
+ * {@code redis}: per master ({@code host:port}), its {@code maxmemoryPolicy} ({@code unknown} when it could not be
+ * read, with the {@code problem}) and whether it {@code evictsLimiterKeys}. Per-master entries are where per-master
+ * state goes as it comes.
+ *
+ * <p>{@link #degraded()}: the circuit is not closed, so Redis is skipped or probed and calls get the outage policy.
+ */
+public final class RateLimitHealth {
+
+    private final Supplier<RateLimitBackend> backend;
+    private final Supplier<RedissonClient> redisson;
+    private final BackendErrorPolicy onBackendError;
+    private final RecentDecisionLatency latency;
+    private final Duration redisWait;
+
+    /**
+     * @param backend the composed backend, looked up per report
+     * @param redisson the client whose masters are asked for their eviction policy; may supply null
+     * @param onBackendError the default outage policy
+     * @param redisWait how long a report waits for the masters' eviction policy
+     */
+    public RateLimitHealth(Supplier<RateLimitBackend> backend, Supplier<RedissonClient> redisson,
+            BackendErrorPolicy onBackendError, RecentDecisionLatency latency, Duration redisWait) {
+        this.backend = backend;
+        this.redisson = redisson;
+        this.onBackendError = onBackendError;
+        this.latency = latency;
+        this.redisWait = redisWait;
+    }
+
+    /** One report: whether the limiter is degraded, and the details. */
+    public Report report() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        ResilientRateLimitBackend resilience = resilience(backend.get());
+        CircuitState circuit = resilience != null ? resilience.getState() : null;
+        details.put("circuit", circuit != null ? circuit.name() : "none");
+        details.put("onBackendError", onBackendError.name().toLowerCase(Locale.ROOT));
+        if (resilience != null) {
+            details.put("backendTimeout", resilience.getTimeout().toMillis() + "ms");
+            details.put("backendFailures", resilience.getFailureCount());
+            details.put("skippedCalls", resilience.getSkippedCount());
+        }
+        details.put("latency", latency());
+        details.put("redis", redis());
+        return new Report(circuit != null && circuit != CircuitState.CLOSED, details);
+    }
+
+    private Map<String, Object> latency() {
+        RecentDecisionLatency.Snapshot snapshot = latency.snapshot();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("window", "the last " + latency.capacity() + " decisions within " + latency.maxAge().toSeconds()
+                + "s");
+        details.put("decisions", snapshot.decisions());
+        if (snapshot.decisions() > 0) {
+            details.put("p50Ms", millis(snapshot.p50()));
+            details.put("p99Ms", millis(snapshot.p99()));
+            details.put("maxMs", millis(snapshot.max()));
+        }
+        return details;
+    }
+
+    private Map<String, Object> redis() {
+        Map<String, Object> masters = new LinkedHashMap<>();
+        RedissonClient client = redisson.get();
+        if (client == null) {
+            return masters;
+        }
+        List<RedisEvictionPolicy> policies;
+        try {
+            policies = RedisEvictionPolicy.read(client).get(redisWait.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null, "interrupted"));
+        }
+        catch (TimeoutException ex) {
+            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null,
+                    "no answer within " + redisWait.toMillis() + "ms"));
+        }
+        catch (Exception ex) {
+            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null, ex.getClass().getSimpleName()));
+        }
+        for (RedisEvictionPolicy policy : policies) {
+            Map<String, Object> master = new LinkedHashMap<>();
+            master.put("maxmemoryPolicy", policy.describe());
+            if (policy.known()) {
+                master.put("evictsLimiterKeys", policy.evictsLimiterKeys());
+            }
+            else {
+                master.put("problem", policy.problem());
+            }
+            masters.put(policy.address(), master);
+        }
+        return masters;
+    }
+
+    private static BigDecimal millis(Duration duration) {
+        return BigDecimal.valueOf(duration.toNanos()).movePointLeft(6).setScale(3, RoundingMode.HALF_UP);
+    }
+
+    /**
+     * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()} (the
+     * convention of this library's decorators); null when there is none (e.g. a backend of the application's own).
+     */
+    static ResilientRateLimitBackend resilience(RateLimitBackend backend) {
+        RateLimitBackend current = backend;
+        for (int depth = 0; current != null && depth < 16; depth++) {
+            if (current instanceof ResilientRateLimitBackend resilient) {
+                return resilient;
+            }
+            current = delegate(current);
+        }
+        return null;
+    }
+
+    private static RateLimitBackend delegate(RateLimitBackend backend) {
+        if (backend instanceof LocalRejectionCache cache) {
+            return cache.getDelegate();
+        }
+        if (backend instanceof WaitingRateLimitBackend waiting) {
+            return waiting.getDelegate();
+        }
+        // a decorator of another module or of the application that follows the same convention
+        Method getDelegate = ReflectionUtils.findMethod(backend.getClass(), "getDelegate");
+        if (getDelegate == null || !Modifier.isPublic(getDelegate.getModifiers())
+                || !RateLimitBackend.class.isAssignableFrom(getDelegate.getReturnType())) {
+            return null;
+        }
+        try {
+            return (RateLimitBackend) getDelegate.invoke(backend);
+        }
+        catch (ReflectiveOperationException | RuntimeException ex) {
+            return null;
+        }
+    }
+
+    /**
+     * @param degraded the circuit is open or half open: decisions get the outage policy, not Redis
+     * @param details what the health endpoint shows
+     */
+    public record Report(boolean degraded, Map<String, Object> details) {
+    }
+}
