@@ -3,6 +3,7 @@ package io.github.redissonratelimit.operation;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
@@ -162,8 +163,13 @@ public final class RateLimitOperation {
 
     /** Whether the limit applies to one call: {@code condition} holds and {@code skipIf} does not. */
     public boolean appliesTo(Object target, Class<?> targetClass, Object[] args) {
-        return (condition == null || condition.isTrue(target, targetClass, args))
-                && (skipIf == null || !skipIf.isTrue(target, targetClass, args));
+        try {
+            return (condition == null || condition.isTrue(target, targetClass, args))
+                    && (skipIf == null || !skipIf.isTrue(target, targetClass, args));
+        }
+        catch (RateLimitConditionException ex) {
+            throw ex.getLimitName() != null ? ex : new RateLimitConditionException(ex, name, displayName);
+        }
     }
 
     /**

@@ -127,7 +127,9 @@ class CallOptionsTest {
 
             assertThatThrownBy(() -> conditional.broken("x")).isInstanceOf(RateLimitConditionException.class)
                     .hasMessageContaining("@RateLimit condition \"#user\" on " + Conditional.class.getName()
-                            + ".broken(String) gave String 'x' instead of true or false");
+                            + ".broken(String) gave String 'x' instead of true or false")
+                    .isInstanceOfSatisfying(RateLimitConditionException.class, ex -> assertThat(ex.getDisplayName())
+                            .as("the limit it belongs to, for the 400 problem").isEqualTo("Conditional.broken"));
             assertThat(conditional.runs()).isZero();
         }
     }

@@ -63,12 +63,12 @@ public final class RateLimitProblems {
 
     /**
      * 400 for a call whose {@code condition} or {@code skipIf} could not be evaluated for its arguments (the
-     * expression failed, or gave something other than true or false). The detail names the limit by the method
-     * it is declared on, as clients see it (no package, no parameters), never the input or the expression.
+     * expression failed, or gave something other than true or false). The detail names the limit by its display
+     * name (its name, or the method it is declared on as clients see it), never the input or the expression.
      */
     public static ResponseEntity<ProblemDetail> badCondition(RateLimitConditionException ex, String path) {
-        return badRequest("The rate limit on '" + displayName(ex.getMethod())
-                + "' cannot decide whether it applies to the request", path);
+        String limit = ex.getDisplayName() != null ? ex.getDisplayName() : displayName(ex.getMethod());
+        return badRequest("The rate limit on '" + limit + "' cannot decide whether it applies to the request", path);
     }
 
     private static ResponseEntity<ProblemDetail> badRequest(String detail, String path) {
