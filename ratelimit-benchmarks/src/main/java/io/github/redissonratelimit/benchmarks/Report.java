@@ -190,6 +190,7 @@ final class Report {
             md.append(String.format(Locale.ROOT, "\nGoal: ≤ 250 ns per call for a `#userId` key: **%.0f ns** %s "
                     + "(`interceptorWithLocalRejection`, the default wiring).\n", overhead[0], overhead[0] <= 250 ? "✔" : "✘"));
         }
+        MissedGoals.render(md, results);
         return md.toString();
     }
 

@@ -25,6 +25,7 @@ class BenchmarkMainSmokeTest {
                 "(g)/(b) ≥ 0.9", "Round trips per first-sight decision of (g): **1.00** ✔",
                 "Round trips per two-limit call of (h), read as its p50 latency", "## Through HTTP",
                 "| 1 | ", "| 16 | ", "| 64 | ", "## Memory per limiter", "| 10 | ", "| 1,000 | ",
+                "## Goals missed in this run, and why",
                 "Script calls per allowed decision of (b): **1.0", "| on (default) |", "| off |",
                 "`interceptorWithLocalRejection`", "`springProxy`");
         assertThat(markdown).doesNotContain("NaN");
