@@ -38,4 +38,13 @@ public interface RateLimitListener {
     /** The circuit breaker in front of Redis changed state. */
     default void onCircuitStateChange(CircuitState from, CircuitState to) {
     }
+
+    /**
+     * The circuit breaker in front of the Redis master {@code master} changed state: on a Redis Cluster each
+     * master has its own ({@code host:port}); a single server or Sentinel has one, {@code "redis"}. The default
+     * tells {@link #onCircuitStateChange(CircuitState, CircuitState)}.
+     */
+    default void onCircuitStateChange(String master, CircuitState from, CircuitState to) {
+        onCircuitStateChange(from, to);
+    }
 }

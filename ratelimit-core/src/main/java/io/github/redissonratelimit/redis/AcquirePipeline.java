@@ -3,10 +3,13 @@ package io.github.redissonratelimit.redis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 
 import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
@@ -33,6 +36,9 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}). With
  * {@link LimiterClock#CLIENT} the time stamp of a grant is read when its call is sent, not when it was queued;
  * by default Redis stamps it when the script runs.
+ *
+ * <p>On a Redis Cluster each master has its own {@code maxInFlight} sends and its own queue ({@code masterOf}),
+ * so that the calls waiting for a dead master until their deadline cannot hold up the calls to the others.
  */
 final class AcquirePipeline {
 
@@ -41,8 +47,8 @@ final class AcquirePipeline {
     private final int maxInFlight;
     private final int maxBatchSize;
     private final RScript direct;
-    private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final UnaryOperator<String> masterOf;
+    private final ConcurrentMap<String, Lane> lanes = new ConcurrentHashMap<>();
     private final LongAdder sends = new LongAdder();
 
     /**
@@ -50,6 +56,12 @@ final class AcquirePipeline {
      * @param maxBatchSize most calls in one send
      */
     AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize) {
+        this(redisson, script, maxInFlight, maxBatchSize, limiterName -> "");
+    }
+
+    /** @param masterOf the master a limiter's calls go to: calls of different masters never share a send slot */
+    AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize,
+            UnaryOperator<String> masterOf) {
         if (maxInFlight < 0 || maxBatchSize < 1) {
             throw new IllegalArgumentException("maxInFlight must be >= 0 and maxBatchSize >= 1 but were "
                     + maxInFlight + " and " + maxBatchSize);
@@ -59,6 +71,7 @@ final class AcquirePipeline {
         this.maxInFlight = maxInFlight;
         this.maxBatchSize = maxBatchSize;
         this.direct = redisson.getScript(StringCodec.INSTANCE);
+        this.masterOf = masterOf;
     }
 
     /** Takes {@code permits} from the limiter, declared as {@code spec}; {@code check} says what to make of its stored config. */
@@ -70,62 +83,98 @@ final class AcquirePipeline {
             send(direct, call);
             return call.result;
         }
-        queue.add(call);
-        drain();
+        String master = masterOf.apply(limiterName);
+        Lane lane = lanes.get(master);
+        if (lane == null) {
+            lane = lanes.computeIfAbsent(master, ignored -> new Lane());
+        }
+        lane.queue.add(call);
+        lane.drain();
         return call.result;
     }
 
-    private void drain() {
-        while (!queue.isEmpty()) {
-            int sending = inFlight.get();
-            if (sending >= maxInFlight) {
-                return; // the send that frees a slot drains again
-            }
-            if (!inFlight.compareAndSet(sending, sending + 1)) {
-                continue;
-            }
-            List<Call> calls = takeQueued();
-            if (calls.isEmpty()) {
-                inFlight.decrementAndGet();
-                continue;
-            }
-            sendAll(calls);
-        }
-    }
+    /** One master's queue and sends in flight. */
+    private final class Lane {
 
-    private List<Call> takeQueued() {
-        List<Call> calls = new ArrayList<>(Math.min(maxBatchSize, 16));
-        Call call;
-        while (calls.size() < maxBatchSize && (call = queue.poll()) != null) {
-            if (!call.result.isDone()) {
-                calls.add(call);
-            }
-        }
-        return calls;
-    }
+        private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+        private final AtomicInteger inFlight = new AtomicInteger();
 
-    private void sendAll(List<Call> calls) {
-        sends.increment();
-        Slot slot = new Slot(calls.size());
-        for (Call call : calls) {
-            call.result.whenComplete((reply, ex) -> slot.callDone());
-        }
-        try {
-            if (calls.size() == 1) {
-                send(direct, calls.get(0)); // its answer completes the call, which frees the slot
-            }
-            else {
-                RBatch batch = redisson.createBatch();
-                RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
-                for (Call call : calls) {
-                    send(scripts, call);
+        private void drain() {
+            while (!queue.isEmpty()) {
+                int sending = inFlight.get();
+                if (sending >= maxInFlight) {
+                    return; // the send that frees a slot drains again
                 }
-                batch.executeAsync().whenComplete((replies, ex) -> slot.release());
+                if (!inFlight.compareAndSet(sending, sending + 1)) {
+                    continue;
+                }
+                List<Call> calls = takeQueued();
+                if (calls.isEmpty()) {
+                    inFlight.decrementAndGet();
+                    continue;
+                }
+                sendAll(calls);
             }
         }
-        catch (RuntimeException | Error ex) {
-            calls.forEach(call -> call.result.completeExceptionally(ex));
-            slot.release();
+
+        private List<Call> takeQueued() {
+            List<Call> calls = new ArrayList<>(Math.min(maxBatchSize, 16));
+            Call call;
+            while (calls.size() < maxBatchSize && (call = queue.poll()) != null) {
+                if (!call.result.isDone()) {
+                    calls.add(call);
+                }
+            }
+            return calls;
+        }
+
+        private void sendAll(List<Call> calls) {
+            sends.increment();
+            Slot slot = new Slot(calls.size());
+            for (Call call : calls) {
+                call.result.whenComplete((reply, ex) -> slot.callDone());
+            }
+            try {
+                if (calls.size() == 1) {
+                    send(direct, calls.get(0)); // its answer completes the call, which frees the slot
+                }
+                else {
+                    RBatch batch = redisson.createBatch();
+                    RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
+                    for (Call call : calls) {
+                        send(scripts, call);
+                    }
+                    batch.executeAsync().whenComplete((replies, ex) -> slot.release());
+                }
+            }
+            catch (RuntimeException | Error ex) {
+                calls.forEach(call -> call.result.completeExceptionally(ex));
+                slot.release();
+            }
+        }
+
+        /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */
+        private final class Slot {
+
+            private final AtomicInteger pendingCalls;
+            private final AtomicBoolean released = new AtomicBoolean();
+
+            Slot(int calls) {
+                this.pendingCalls = new AtomicInteger(calls);
+            }
+
+            void callDone() {
+                if (pendingCalls.decrementAndGet() == 0) {
+                    release();
+                }
+            }
+
+            void release() {
+                if (released.compareAndSet(false, true)) {
+                    inFlight.decrementAndGet();
+                    drain();
+                }
+            }
         }
     }
 
@@ -162,29 +211,5 @@ final class AcquirePipeline {
 
     private record Call(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
             CompletableFuture<AcquireScript.Reply> result) {
-    }
-
-    /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */
-    private final class Slot {
-
-        private final AtomicInteger pendingCalls;
-        private final AtomicBoolean released = new AtomicBoolean();
-
-        Slot(int calls) {
-            this.pendingCalls = new AtomicInteger(calls);
-        }
-
-        void callDone() {
-            if (pendingCalls.decrementAndGet() == 0) {
-                release();
-            }
-        }
-
-        void release() {
-            if (released.compareAndSet(false, true)) {
-                inFlight.decrementAndGet();
-                drain();
-            }
-        }
     }
 }

@@ -208,6 +208,42 @@ public final class LimiterNaming {
         return key + ":" + clientId;
     }
 
+    /**
+     * The Redis Cluster hash slot of every key of the limiter {@code name}: CRC16 (XMODEM) of its hash tag, or of
+     * the whole name when it has none (Redisson then wraps it in one for the {@code :value} and {@code :permits}
+     * keys), modulo 16384.
+     */
+    static int slotOf(String name) {
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        int from = 0;
+        int to = bytes.length;
+        int open = indexOf(bytes, (byte) '{', 0);
+        if (open >= 0) {
+            int close = indexOf(bytes, (byte) '}', open + 1);
+            if (close > open + 1) {
+                from = open + 1;
+                to = close;
+            }
+        }
+        int crc = 0;
+        for (int i = from; i < to; i++) {
+            crc ^= (bytes[i] & 0xFF) << 8;
+            for (int bit = 0; bit < 8; bit++) {
+                crc = (crc & 0x8000) != 0 ? crc << 1 ^ 0x1021 : crc << 1;
+            }
+        }
+        return (crc & 0xFFFF) % 16384;
+    }
+
+    private static int indexOf(byte[] bytes, byte wanted, int from) {
+        for (int i = from; i < bytes.length; i++) {
+            if (bytes[i] == wanted) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private static String suffix(String name, String suffix) {
         return name.contains("{") ? name + ":" + suffix : "{" + name + "}:" + suffix;
     }

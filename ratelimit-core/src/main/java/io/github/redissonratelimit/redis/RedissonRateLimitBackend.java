@@ -23,6 +23,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.resilience.MasterLocator;
 
 /**
  * A {@link RateLimitBackend} on Redis, in the data model of Redisson's {@link RRateLimiter} (its config hash,
@@ -39,10 +40,13 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * <p>Runs on Redisson 3.24.3 to 3.52.0 and 4.x ({@link RedissonCompatibility}); the constructor throws
  * {@link UnsupportedRedissonVersionException} for any other.
  *
+ * <p>On a Redis Cluster it knows which master holds each limiter ({@link MasterLocator}): each master gets its own
+ * pipelines, and {@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend} its own circuit breaker.
+ *
  * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
  * threads.
  */
-public final class RedissonRateLimitBackend implements RateLimitBackend {
+public final class RedissonRateLimitBackend implements RateLimitBackend, MasterLocator {
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
 
@@ -52,6 +56,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
     /** The config each limiter was last checked against in Redis; another one (e.g. another tier) is checked again. */
     private final Cache<String, LimitSpec> checked;
     private final AcquirePipeline pipeline;
+    /** Null unless Redisson is in cluster mode. */
+    private final ClusterMasters clusterMasters;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
 
     public RedissonRateLimitBackend(RedissonClient redisson) {
@@ -72,7 +78,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         this.options = options;
         this.script = new AcquireScript(redisson.getId(), options, clientClock);
         this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
-        this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize());
+        this.clusterMasters = ClusterMasters.of(redisson);
+        this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize(),
+                this::masterOf);
     }
 
     public BackendOptions getOptions() {
@@ -95,6 +103,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
         CompletableFuture<AcquireScript.Reply> reply = pipeline.acquire(limiterName, permits, spec, check);
         CompletableFuture<Decision> decision = reply.handle((answer, ex) -> {
             if (ex != null) {
+                if (clusterMasters != null) {
+                    clusterMasters.onFailure();
+                }
                 throw new CompletionException(unwrap(ex));
             }
             if (firstSight) {
@@ -111,6 +122,17 @@ public final class RedissonRateLimitBackend implements RateLimitBackend {
             }
         });
         return decision;
+    }
+
+    /** The master that holds {@code limiterName}'s keys: {@code host:port} on a Redis Cluster. */
+    @Override
+    public String masterOf(String limiterName) {
+        return clusterMasters == null ? SINGLE_MASTER : clusterMasters.masterOf(limiterName);
+    }
+
+    @Override
+    public Set<String> masters() {
+        return clusterMasters == null ? Set.of(SINGLE_MASTER) : clusterMasters.masters();
     }
 
     /**

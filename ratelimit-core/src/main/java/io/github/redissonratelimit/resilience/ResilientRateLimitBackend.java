@@ -2,6 +2,7 @@ package io.github.redissonratelimit.resilience;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,12 +24,16 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
 
 /**
  * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout},
  * whatever Redisson's own timeouts and retries are (the delegate's asynchronous call is awaited for
  * that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
  * do not touch Redis at all until a probe finds it back.
+ *
+ * <p>When the delegate is a {@link MasterLocator} (the Redisson backend on a Redis Cluster), each master has its
+ * own circuit: a dead master opens only the circuit of the limiters in its slots, and the others keep deciding.
  *
  * <p>A call without a decision throws {@link RateLimitBackendUnavailableException}; what it then
  * means (run the method anyway, or refuse it) is the caller's policy, see
@@ -44,11 +49,11 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
 
     private final RateLimitBackend delegate;
     private final Duration timeout;
-    private final CircuitBreaker circuitBreaker;
+    private final MasterLocator masters;
+    private final MasterCircuits circuits;
     private final Supplier<List<RateLimitListener>> listeners;
     private final LongAdder failures = new LongAdder();
     private final LongAdder skipped = new LongAdder();
-    private volatile Throwable lastFailure;
 
     /**
      * @param timeout the longest a decision may take
@@ -72,7 +77,8 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         }
         this.timeout = timeout;
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
-        this.circuitBreaker = new CircuitBreaker(failureThreshold, openDuration, this::stateChanged);
+        this.masters = MasterCircuits.locatorOf(delegate);
+        this.circuits = new MasterCircuits(failureThreshold, openDuration, this::stateChanged);
     }
 
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
@@ -86,13 +92,14 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
      */
     @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
-        if (!circuitBreaker.tryAcquirePermission()) {
+        MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+        if (!circuit.breaker().tryAcquirePermission()) {
             skipped.increment();
             listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
-            Duration retryAfter = circuitBreaker.remainingOpenDuration();
+            Duration retryAfter = circuit.breaker().remainingOpenDuration();
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                    Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis is skipped for "
-                            + retryAfter.toMillis() + "ms more after repeated failures", lastFailure));
+                    Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + on(circuit) + " is skipped for "
+                            + retryAfter.toMillis() + "ms more after repeated failures", circuit.lastFailure()));
         }
         CompletableFuture<Decision> pending;
         try {
@@ -103,7 +110,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         }
         CompletableFuture<Decision> sent = pending;
         return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .handle((decision, error) -> settle(limiterName, sent, decision, unwrap(error)));
+                .handle((decision, error) -> settle(limiterName, circuit, sent, decision, unwrap(error)));
     }
 
     /**
@@ -122,10 +129,11 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     }
 
     private <T> CompletableFuture<T> bounded(String limiterName, Supplier<CompletionStage<T>> call) {
-        if (circuitBreaker.state() != CircuitState.CLOSED) {
+        MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+        if (circuit.breaker().state() != CircuitState.CLOSED) {
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                    Reason.CIRCUIT_OPEN, max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
-                    "Redis is skipped after repeated failures", lastFailure));
+                    Reason.CIRCUIT_OPEN, max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
+                    "Redis" + on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
         }
         CompletableFuture<T> pending;
         try {
@@ -141,20 +149,21 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
             }
             if (cause instanceof TimeoutException) {
                 pending.cancel(false);
-                throw unavailable(limiterName, Reason.TIMEOUT, cause);
+                throw unavailable(limiterName, circuit, Reason.TIMEOUT, cause);
             }
             throw rethrow(cause);
         });
     }
 
-    private Decision settle(String limiterName, CompletableFuture<Decision> pending, Decision decision,
-            Throwable error) {
+    private Decision settle(String limiterName, MasterCircuit circuit, CompletableFuture<Decision> pending,
+            Decision decision, Throwable error) {
+        CircuitBreaker breaker = circuit.breaker();
         if (error == null) {
-            circuitBreaker.onSuccess();
+            breaker.onSuccess();
             return decision;
         }
         if (!BackendErrors.isBackendError(error)) {
-            circuitBreaker.onInconclusive();
+            breaker.onInconclusive();
             throw rethrow(error);
         }
         boolean timedOut = error instanceof TimeoutException;
@@ -162,41 +171,56 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
             pending.cancel(false);
         }
         failures.increment();
-        lastFailure = error;
+        circuit.failed(error);
         listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
             logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
         }
-        circuitBreaker.onFailure();
-        throw unavailable(limiterName, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
+        breaker.onFailure();
+        throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
     }
 
-    private RateLimitBackendUnavailableException unavailable(String limiterName, Reason reason, Throwable error) {
+    private RateLimitBackendUnavailableException unavailable(String limiterName, MasterCircuit circuit, Reason reason,
+            Throwable error) {
         return new RateLimitBackendUnavailableException(limiterName, reason,
-                max(circuitBreaker.remainingOpenDuration(), MIN_RETRY_AFTER),
+                max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
                 reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
                         : describe(error), error);
     }
 
-    private void stateChanged(CircuitState from, CircuitState to) {
+    private void stateChanged(MasterCircuit circuit, CircuitState from, CircuitState to) {
+        String redis = "Redis" + on(circuit);
         if (to == CircuitState.OPEN && from == CircuitState.CLOSED) {
-            logger.warn("Redis failed " + circuitBreaker.failureThreshold() + " rate limit decisions in a row (last: "
-                    + LogSafe.text(describe(lastFailure)) + "); skipping Redis for " + circuitBreaker.openDuration().toMillis()
-                    + "ms at a time until it answers again. Meanwhile each limit applies its on-backend-error "
-                    + "policy (allow or deny).");
+            boolean single = masters == MasterCircuits.SINGLE;
+            logger.warn(redis + " failed " + circuit.breaker().failureThreshold() + " rate limit decisions in a row "
+                    + "(last: " + LogSafe.text(describe(circuit.lastFailure())) + "); skipping " + (single ? "Redis" : "it")
+                    + " for " + circuit.breaker().openDuration().toMillis() + "ms at a time until it answers again. "
+                    + "Meanwhile each limit " + (single ? "" : "whose keys it holds ")
+                    + "applies its on-backend-error policy (allow or deny).");
         }
         else if (to == CircuitState.CLOSED) {
-            logger.info("Redis answers rate limit decisions again; limits apply normally.");
+            logger.info(redis + " answers rate limit decisions again; limits apply normally.");
         }
         else if (logger.isDebugEnabled()) {
-            logger.debug("Rate limit circuit " + from + " -> " + to);
+            logger.debug("Rate limit circuit of " + circuit.master() + " " + from + " -> " + to);
         }
-        listeners.get().forEach(listener -> listener.onCircuitStateChange(from, to));
+        listeners.get().forEach(listener -> listener.onCircuitStateChange(circuit.master(), from, to));
     }
 
-    /** The circuit's state: {@code CLOSED} while Redis answers. */
+    /**
+     * The state of the circuits: {@code CLOSED} while Redis answers; with one circuit per master (Redis Cluster),
+     * the worst of them ({@code OPEN} if any master's is, see {@link #getMasterStates()}).
+     */
     public CircuitState getState() {
-        return circuitBreaker.state();
+        return MasterCircuits.worst(getMasterStates().values());
+    }
+
+    /**
+     * The state of each master's circuit, by master ({@code host:port} on a Redis Cluster, {@code "redis"} for a
+     * single server or Sentinel), for the masters called so far that still hold slots; empty before the first call.
+     */
+    public Map<String, CircuitState> getMasterStates() {
+        return circuits.states(masters.masters());
     }
 
     /** Decisions that failed or timed out since start. */
@@ -215,6 +239,10 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
 
     public RateLimitBackend getDelegate() {
         return delegate;
+    }
+
+    private String on(MasterCircuit circuit) {
+        return masters == MasterCircuits.SINGLE ? "" : " master " + circuit.master();
     }
 
     private static String describe(Throwable error) {
