@@ -27,8 +27,8 @@ import org.redisson.config.Config;
  * <p>{@code CLUSTER SLOTS} as Redisson decodes it gives each slot range its master and replicas without telling
  * which is the master; the master is the one among them that Redisson routes to (its own view of the masters),
  * else, while Redisson has not seen a promotion yet, the only node Redis still lists (a failed master is not).
- * The map is read again {@link #REFRESH_NANOS every two seconds} while decisions come, and soon after a failed
- * one, without ever blocking a caller: until the first answer, every limiter belongs to {@link #UNKNOWN}.
+ * The map is read again {@link #REFRESH_NANOS every two seconds} while decisions come (or the masters are read),
+ * and soon after a failed decision, without ever blocking a caller: until the first answer, every limiter belongs to {@link #UNKNOWN}.
  */
 final class ClusterMasters {
 
@@ -58,8 +58,9 @@ final class ClusterMasters {
         return owner != null ? owner : UNKNOWN;
     }
 
-    /** The masters that own slots, as of the last answer. */
+    /** The masters that own slots, as of the last answer; a read asks again when that is old. */
     Set<String> masters() {
+        refresh(REFRESH_NANOS);
         return masters;
     }
 
