@@ -191,7 +191,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
     private void stateChanged(MasterCircuit circuit, CircuitState from, CircuitState to) {
         String redis = "Redis" + on(circuit);
         if (to == CircuitState.OPEN && from == CircuitState.CLOSED) {
-            boolean single = masters == MasterCircuits.SINGLE;
+            boolean single = isSingle(circuit);
             logger.warn(redis + " failed " + circuit.breaker().failureThreshold() + " rate limit decisions in a row "
                     + "(last: " + LogSafe.text(describe(circuit.lastFailure())) + "); skipping " + (single ? "Redis" : "it")
                     + " for " + circuit.breaker().openDuration().toMillis() + "ms at a time until it answers again. "
@@ -241,8 +241,12 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         return delegate;
     }
 
-    private String on(MasterCircuit circuit) {
-        return masters == MasterCircuits.SINGLE ? "" : " master " + circuit.master();
+    private static String on(MasterCircuit circuit) {
+        return isSingle(circuit) ? "" : " master " + circuit.master();
+    }
+
+    private static boolean isSingle(MasterCircuit circuit) {
+        return MasterLocator.SINGLE_MASTER.equals(circuit.master());
     }
 
     private static String describe(Throwable error) {
