@@ -6,7 +6,8 @@ import java.time.Duration;
 public class CircuitBreakerProperties {
 
     /**
-     * Consecutive failed or timed-out decisions after which Redis is skipped for open-duration.
+     * Consecutive failed or timed-out decisions after which Redis is skipped for open-duration. On a Redis
+     * Cluster each master has its own circuit: only the failing master is skipped.
      */
     private int failureThreshold = 5;
 

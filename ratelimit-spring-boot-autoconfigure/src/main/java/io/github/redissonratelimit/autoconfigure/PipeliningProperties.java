@@ -11,7 +11,8 @@ public class PipeliningProperties {
     private boolean enabled = true;
 
     /**
-     * How many pipelines (or single decisions) each instance lets wait for Redis at once. 0 turns
+     * How many pipelines (or single decisions) each instance lets wait for Redis at once, per master on a
+     * Redis Cluster. 0 turns
      * pipelining off, like enabled=false: every decision is sent on its own at once.
      */
     private int maxInFlight = 3;
