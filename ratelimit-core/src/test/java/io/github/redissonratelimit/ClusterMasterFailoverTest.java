@@ -128,7 +128,7 @@ class ClusterMasterFailoverTest {
                 assertThat(instance.healthy.decisionsAfterKill.sum()).as("healthy decisions after the kill")
                         .isGreaterThan(0);
                 assertThat(instance.dead.decisionsAfterRecovery.sum()).isGreaterThanOrEqualTo(RECOVERED_AFTER);
-                awaitClosedCircuits(instance.resilient, promotedPort);
+                awaitClosedCircuits(instance.resilient, deadNames.get(0), promotedPort);
             }
             assertHealthyGrantsAsAllowed(names, instances);
             report(instances, deadPort, promotedPort, (promotedAt - killedAt.get()) / 1_000_000);
@@ -163,13 +163,14 @@ class ClusterMasterFailoverTest {
         }
     }
 
-    /** The dead master's circuit is forgotten once its slots are the promoted replica's. */
-    private static void awaitClosedCircuits(ResilientRateLimitBackend resilient, int promotedPort)
-            throws InterruptedException {
+    /** The dead master's circuit is forgotten, and its users' decisions go to the promoted replica's circuit. */
+    private static void awaitClosedCircuits(ResilientRateLimitBackend resilient, String deadMastersUser,
+            int promotedPort) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         String promoted = "127.0.0.1:" + promotedPort;
         while ((resilient.getState() != CircuitState.CLOSED || !resilient.getMasterStates().containsKey(promoted))
                 && System.nanoTime() < deadline) {
+            resilient.acquire(deadMastersUser, SPEC, 1).handle((decision, error) -> null).join();
             Thread.sleep(50);
         }
         assertThat(resilient.getMasterStates()).as("per-master circuits after the failover")

@@ -1,53 +1,75 @@
 package io.github.redissonratelimit.redis;
 
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
+import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.redisnode.RedisClusterMaster;
-import org.redisson.api.redisnode.RedisNodes;
-import org.redisson.cluster.ClusterSlotRange;
+import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 /**
- * Which master of a Redis Cluster owns each hash slot, as {@code host:port}: from {@code CLUSTER SLOTS}, asked of
- * every master Redisson knows (the first answer wins, so a dead master does not hold it up) through Redisson's
- * public {@link RedisNodes#CLUSTER} API, the same on Redisson 3.24 to 4.x.
+ * Which master of a Redis Cluster owns each hash slot, as {@code host:port}: from {@code CLUSTER SLOTS}, whose
+ * reply names each range's master first. It is called from a script ({@link #SLOT_MASTERS}) through
+ * {@link RScript}, the API the decisions use on every supported Redisson: the {@code clusterSlots()} of Redisson's
+ * {@code RedisNodes.CLUSTER} API fails to decode Redis 7's reply on Redisson 3.24 (an empty metadata map per node),
+ * and does not say which node of a range is the master.
  *
- * <p>{@code CLUSTER SLOTS} as Redisson decodes it gives each slot range its master and replicas without telling
- * which is the master; the master is the one among them that Redisson routes to (its own view of the masters),
- * else, while Redisson has not seen a promotion yet, the only node Redis still lists (a failed master is not).
- * The map is read again {@link #REFRESH_NANOS every two seconds} while decisions come (or the masters are read),
- * and soon after a failed decision, without ever blocking a caller: until the first answer, every limiter belongs to {@link #UNKNOWN}.
+ * <p>The map is read again {@link #REFRESH_NANOS every two seconds} while decisions come (or the masters are
+ * read), and soon after a failed decision, without ever blocking a caller: until the first answer, every limiter
+ * belongs to {@link #UNKNOWN}. The question goes to every master of the last map at once (routed by a key of
+ * one of its slots; the first answer wins), so that a dead master does not hold it up; the first one goes to the
+ * masters of a few keys spread over the slots.
  */
 final class ClusterMasters {
 
     /** The master of the limiters whose slot has no known owner yet. */
     static final String UNKNOWN = "unknown";
 
+    /** Start, end, master host and master port of each slot range, flat. Reads no key. */
+    static final String SLOT_MASTERS = """
+            local out = {}
+            for _, range in ipairs(redis.call('cluster', 'slots')) do
+              table.insert(out, range[1])
+              table.insert(out, range[2])
+              table.insert(out, range[3][1])
+              table.insert(out, range[3][2])
+            end
+            return out""";
+
     private static final int SLOTS = 16384;
     private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long REFRESH_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final String ROUTING_KEY_PREFIX = "ratelimit:cluster-slots:";
+    private static final List<String> FIRST_ROUTING_KEYS = IntStream.range(0, 8)
+            .mapToObj(i -> ROUTING_KEY_PREFIX + i).toList();
 
-    private final RedissonClient redisson;
+    private final RScript scripts;
     private final AtomicBoolean refreshing = new AtomicBoolean();
+    /** A key of one of each master's slots, so that the question can be sent to that master. */
+    private final Map<String, String> routingKeys = new ConcurrentHashMap<>();
     private volatile String[] ownerBySlot;
     private volatile Set<String> masters = Set.of();
     private volatile long refreshedAt = System.nanoTime() - REFRESH_NANOS;
 
     ClusterMasters(RedissonClient redisson) {
-        this.redisson = redisson;
+        this.scripts = redisson.getScript(StringCodec.INSTANCE);
         refresh(0);
+    }
+
+    /** The masters of {@code redisson}'s cluster; null when it is not in cluster mode (one master). */
+    static ClusterMasters of(RedissonClient redisson) {
+        Config config = redisson.getConfig();
+        return config != null && config.isClusterConfig() ? new ClusterMasters(redisson) : null;
     }
 
     /** The master of {@code limiterName}'s slot. */
@@ -74,26 +96,41 @@ final class ClusterMasters {
             return;
         }
         refreshedAt = System.nanoTime();
-        List<RedisClusterMaster> known;
-        try {
-            known = new ArrayList<>(redisson.getRedisNodes(RedisNodes.CLUSTER).getMasters());
+        String[] owners = ownerBySlot;
+        Set<String> known = masters;
+        if (owners == null || known.isEmpty()) {
+            ask(FIRST_ROUTING_KEYS);
+            return;
         }
-        catch (RuntimeException ex) {
+        ask(known.stream().map(master -> routingKeys.computeIfAbsent(master, ignored -> routingKey(owners, master)))
+                .filter(key -> key != null).toList());
+    }
+
+    private void ask(List<String> routingKeys) {
+        if (routingKeys.isEmpty()) {
             refreshing.set(false);
             return;
         }
-        if (known.isEmpty()) {
-            refreshing.set(false);
-            return;
-        }
-        Set<String> routed = addresses(known);
         AtomicBoolean answered = new AtomicBoolean();
-        AtomicInteger pending = new AtomicInteger(known.size());
-        for (RedisClusterMaster master : known) {
-            master.clusterSlotsAsync().whenComplete((slots, ex) -> {
-                if (ex == null && slots != null && !slots.isEmpty() && answered.compareAndSet(false, true)) {
-                    apply(slots, routed);
-                    refreshing.set(false);
+        AtomicInteger pending = new AtomicInteger(routingKeys.size());
+        for (String routingKey : routingKeys) {
+            CompletableFuture<List<Object>> reply;
+            try {
+                reply = scripts.<List<Object>>evalAsync(routingKey, RScript.Mode.READ_WRITE, SLOT_MASTERS,
+                        RedissonCompatibility.LIST, List.of()).toCompletableFuture();
+            }
+            catch (RuntimeException ex) {
+                reply = CompletableFuture.failedFuture(ex);
+            }
+            reply.whenComplete((ranges, ex) -> {
+                boolean usable = ex == null && ranges != null && !ranges.isEmpty();
+                if (usable && answered.compareAndSet(false, true)) {
+                    try {
+                        apply(ranges);
+                    }
+                    finally {
+                        refreshing.set(false);
+                    }
                 }
                 else if (pending.decrementAndGet() == 0 && !answered.get()) {
                     refreshing.set(false);
@@ -102,54 +139,31 @@ final class ClusterMasters {
         }
     }
 
-    private void apply(Map<ClusterSlotRange, Set<String>> slots, Set<String> routed) {
-        String[] previous = ownerBySlot;
+    private void apply(List<Object> ranges) {
         String[] owners = new String[SLOTS];
         Set<String> owning = new HashSet<>();
-        slots.forEach((range, nodes) -> {
-            int first = Math.max(0, range.getStartSlot());
-            int last = Math.min(SLOTS - 1, range.getEndSlot());
-            if (first > last || nodes.isEmpty()) {
-                return;
+        for (int i = 0; i + 3 < ranges.size(); i += 4) {
+            int first = Math.max(0, Integer.parseInt(String.valueOf(ranges.get(i))));
+            int last = Math.min(SLOTS - 1, Integer.parseInt(String.valueOf(ranges.get(i + 1))));
+            String master = ranges.get(i + 2) + ":" + ranges.get(i + 3);
+            if (first <= last) {
+                Arrays.fill(owners, first, last + 1, master);
+                owning.add(master);
             }
-            String owner = owner(nodes, routed, previous == null ? null : previous[first]);
-            Arrays.fill(owners, first, last + 1, owner);
-            owning.add(owner);
-        });
+        }
+        routingKeys.keySet().retainAll(owning);
         ownerBySlot = owners;
         masters = Set.copyOf(owning);
     }
 
-    /** The master among a slot range's nodes (master and replicas, in no order). */
-    static String owner(Set<String> nodes, Set<String> routed, String previous) {
-        Set<String> candidates = new TreeSet<>(nodes);
-        candidates.retainAll(routed);
-        if (candidates.isEmpty()) {
-            // Redisson has not seen the new master yet; a failed master is no longer listed
-            candidates = new TreeSet<>(nodes);
-        }
-        return previous != null && candidates.contains(previous) ? previous : candidates.iterator().next();
-    }
-
-    /** {@code ip:port} and {@code host:port} of each node, as CLUSTER SLOTS may name it either way. */
-    private static Set<String> addresses(Collection<RedisClusterMaster> nodes) {
-        Set<String> addresses = new HashSet<>();
-        for (RedisClusterMaster node : nodes) {
-            InetSocketAddress address = node.getAddr();
-            if (address == null) {
-                continue;
-            }
-            addresses.add(address.getHostString() + ":" + address.getPort());
-            if (address.getAddress() != null) {
-                addresses.add(address.getAddress().getHostAddress() + ":" + address.getPort());
+    /** A key in one of {@code master}'s slots, or null if it owns none. */
+    static String routingKey(String[] owners, String master) {
+        for (int i = 0; i < 64 * SLOTS; i++) {
+            String key = ROUTING_KEY_PREFIX + i;
+            if (master.equals(owners[LimiterNaming.slotOf(key)])) {
+                return key;
             }
         }
-        return addresses;
-    }
-
-    /** The masters of {@code redisson}'s cluster; null when it is not in cluster mode (one master). */
-    static ClusterMasters of(RedissonClient redisson) {
-        Config config = redisson.getConfig();
-        return config != null && config.isClusterConfig() ? new ClusterMasters(redisson) : null;
+        return null;
     }
 }

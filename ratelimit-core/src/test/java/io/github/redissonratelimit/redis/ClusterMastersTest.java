@@ -2,37 +2,32 @@ package io.github.redissonratelimit.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Set;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.test.redis.KeySlot;
 
-/** Which node of a slot range is its master, and the slot of a limiter's keys. */
+/** The slot map read from {@code CLUSTER SLOTS}, and the slot of a limiter's keys. */
 class ClusterMastersTest {
 
-    private static final String MASTER = "127.0.0.1:7000";
-    private static final String REPLICA = "127.0.0.1:7003";
+    private static final String[] THREE_MASTERS = owners("10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.3:6379");
 
-    @Test
-    void theMasterIsTheNodeRedissonRoutesTo() {
-        // CLUSTER SLOTS as Redisson decodes it does not say which of a range's nodes is the master
-        assertThat(ClusterMasters.owner(Set.of(REPLICA, MASTER), Set.of(MASTER, "127.0.0.1:7001"), null))
-                .isEqualTo(MASTER);
-        assertThat(ClusterMasters.owner(Set.of(MASTER, REPLICA), Set.of(REPLICA), MASTER)).isEqualTo(REPLICA);
+    private static String[] owners(String... masters) {
+        String[] owners = new String[16384];
+        for (int i = 0; i < masters.length; i++) {
+            Arrays.fill(owners, i * 16384 / masters.length, (i + 1) * 16384 / masters.length, masters[i]);
+        }
+        return owners;
     }
 
     @Test
-    void aPromotedReplicaOwnsTheRangeBeforeRedissonSeesIt() {
-        // a failed master is no longer listed; Redisson still routes to it until its next topology scan
-        assertThat(ClusterMasters.owner(Set.of(REPLICA), Set.of(MASTER, "127.0.0.1:7001"), MASTER)).isEqualTo(REPLICA);
-    }
-
-    @Test
-    void aRangeWhoseMasterRedissonDoesNotKnowKeepsItsPreviousOwner() {
-        assertThat(ClusterMasters.owner(Set.of(MASTER, REPLICA), Set.of("127.0.0.1:7001"), MASTER)).isEqualTo(MASTER);
-        assertThat(ClusterMasters.owner(Set.of(MASTER, REPLICA), Set.of("127.0.0.1:7001"), null))
-                .isIn(MASTER, REPLICA);
+    void aRoutingKeyLandsOnTheMasterItIsFor() {
+        for (String master : new String[] { "10.0.0.1:6379", "10.0.0.2:6379", "10.0.0.3:6379" }) {
+            String key = ClusterMasters.routingKey(THREE_MASTERS, master);
+            assertThat(THREE_MASTERS[KeySlot.of(key)]).isEqualTo(master);
+        }
+        assertThat(ClusterMasters.routingKey(THREE_MASTERS, "10.0.0.9:6379")).isNull();
     }
 
     @Test
