@@ -116,55 +116,13 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
             }
             RedisClusterProcess cluster = new RedisClusterProcess(List.copyOf(nodes), firstSlots, replicas);
             cluster.awaitOk(Duration.ofSeconds(30));
-            cluster.replicate(Duration.ofSeconds(30));
+            ClusterReplication.replicate(List.of(cluster.masters), replicas, Duration.ofSeconds(30));
+            cluster.awaitOk(Duration.ofSeconds(30));
             return cluster;
         }
         catch (RuntimeException ex) {
             nodes.forEach(RedisServerProcess::close);
             throw ex;
-        }
-    }
-
-    /** Makes each replica replicate its shard's master, and waits until every replica is in sync. */
-    private void replicate(Duration timeout) {
-        for (int shard = 0; shard < masters.length; shard++) {
-            String masterId;
-            try (RespClient cli = cli(masters[shard])) {
-                masterId = cli.string("CLUSTER", "MYID");
-            }
-            for (RedisServerProcess replica : replicas.get(shard)) {
-                awaitKnown(replica, masterId, timeout);
-                try (RespClient cli = cli(replica)) {
-                    cli.command("CLUSTER", "REPLICATE", masterId);
-                }
-            }
-        }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (List<RedisServerProcess> ofShard : replicas) {
-            for (RedisServerProcess replica : ofShard) {
-                while (!info(replica, "replication").contains("master_link_status:up")) {
-                    if (System.nanoTime() > deadline) {
-                        throw new IllegalStateException("The replica on port " + replica.port() + " is not in sync");
-                    }
-                    sleep(50);
-                }
-            }
-        }
-        awaitOk(timeout);
-    }
-
-    private static void awaitKnown(RedisServerProcess node, String nodeId, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try (RespClient cli = cli(node)) {
-                if (cli.string("CLUSTER", "NODES").contains(nodeId)) {
-                    return;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("The node on port " + node.port() + " does not know " + nodeId);
-            }
-            sleep(50);
         }
     }
 
@@ -187,7 +145,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
         while (System.nanoTime() < deadline) {
             for (RedisServerProcess replica : replicas.get(shard)) {
                 if (replica.isRunning() && replica != masterOf(shard)
-                        && info(replica, "replication").contains("role:master")) {
+                        && ClusterReplication.info(replica, "replication").contains("role:master")) {
                     synchronized (this) {
                         masters[shard] = replica;
                     }
@@ -211,15 +169,6 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
 
     private synchronized List<RedisServerProcess> currentMasters() {
         return List.of(masters);
-    }
-
-    private static String info(RedisServerProcess node, String section) {
-        try (RespClient cli = cli(node)) {
-            return cli.string("INFO", section);
-        }
-        catch (RuntimeException ex) {
-            return "";
-        }
     }
 
     private void awaitOk(Duration timeout) {
@@ -348,11 +297,11 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
         throw new IllegalStateException("slot " + slot);
     }
 
-    private static RespClient cli(RedisServerProcess node) {
+    static RespClient cli(RedisServerProcess node) {
         return new RespClient("127.0.0.1", node.port());
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         }
