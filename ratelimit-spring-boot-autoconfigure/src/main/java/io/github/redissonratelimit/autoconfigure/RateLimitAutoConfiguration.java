@@ -25,12 +25,15 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.redis.InstanceHeartbeat;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimiters;
 
@@ -142,16 +145,42 @@ public final class RateLimitAutoConfiguration {
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
             LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
-            BeanFactory beanFactory, LimitOverrides rateLimitOverrides) {
+            BeanFactory beanFactory, LimitOverrides rateLimitOverrides, LocalFallback rateLimitLocalFallback) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
                 () -> rateLimitBackend.getObject());
         interceptor.setOverrides(rateLimitOverrides);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
+        interceptor.setLocalFallback(rateLimitLocalFallback);
         interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
         interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
                 && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
                         ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null);
         return interceptor;
+    }
+
+    /**
+     * What limits under the {@code local} outage policy decide with while Redis gives none. Its instance count is
+     * the heartbeat's, which starts beating only when the context has started (see {@link #rateLimitHeartbeat}).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    LocalFallback rateLimitLocalFallback(RateLimitProperties properties, ObjectProvider<InstanceCount> instances) {
+        LocalFallbackProperties local = properties.getLocalFallback();
+        InstanceCount count = new LazyInstanceCount(instances, local.getInstances());
+        return new LocalFallback(count, local.getMaxLimiters());
+    }
+
+    /** How many instances share the limits: a heartbeat in Redis, started with the context, stopped with it. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(InstanceCount.class)
+    InstanceHeartbeat rateLimitHeartbeat(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
+            RateLimitProperties properties) {
+        LocalFallbackProperties local = properties.getLocalFallback();
+        InstanceHeartbeat heartbeat = new InstanceHeartbeat(redissonClient, rateLimitNaming,
+                local.getHeartbeatInterval(), local.getInstances());
+        heartbeat.start(Duration.ofSeconds(2));
+        return heartbeat;
     }
 
     /**
