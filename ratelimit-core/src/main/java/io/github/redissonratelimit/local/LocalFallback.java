@@ -69,7 +69,7 @@ public final class LocalFallback {
 
     /** Redis granted {@code permits} to this instance: they count against its share if Redis goes away. */
     public void grantedByRedis(String limiterName, LimitSpec spec, long permits) {
-        LocalWindow window = windows.get(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
+        LocalWindow window = window(limiterName, spec);
         window.granted(permits, shareOf(spec), spec.interval().toNanos(), nanoClock.getAsLong());
         if (active.get()) {
             redisAnswered();
@@ -97,7 +97,7 @@ public final class LocalFallback {
                     + "rate until Redis answers again (1/" + instances.instances() + ", instances from "
                     + instances.source() + "; ratelimit.local-fallback.instances fixes it)");
         }
-        LocalWindow window = windows.get(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
+        LocalWindow window = window(limiterName, spec);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
         long wait = window.tryTake(permits, share, intervalNanos, now);
@@ -142,6 +142,12 @@ public final class LocalFallback {
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     public void forget(Predicate<String> limiterNames) {
         windows.asMap().keySet().removeIf(limiterNames);
+    }
+
+    /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */
+    private LocalWindow window(String limiterName, LimitSpec spec) {
+        LocalWindow window = windows.getIfPresent(limiterName);
+        return window != null ? window : windows.get(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
     }
 
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */

@@ -87,7 +87,7 @@ class RateLimitHealthIndicatorTest {
             Health health = health(context);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             Map<String, Object> details = health.getDetails();
-            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "allow")
+            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "local")
                     .containsEntry("backendTimeout", "100ms").containsEntry("backendFailures", 0L)
                     .containsEntry("skippedCalls", 0L);
             assertThat(details.keySet()).containsExactly("circuit", "onBackendError", "backendTimeout",
