@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -121,7 +119,7 @@ public final class RedissonRateLimiters implements RateLimiters {
     public LimitState state(String name, String key) {
         List<RateLimitOperation> operations = inForce.apply(named(name));
         String limiterName = naming.limiterName(logicalKey(operations.get(0), key));
-        return join(backend.get().state(limiterName, operations.get(0).spec()).toCompletableFuture());
+        return Futures.join(backend.get().state(limiterName, operations.get(0).spec()));
     }
 
     @Override
@@ -226,15 +224,6 @@ public final class RedissonRateLimiters implements RateLimiters {
                     + operation.key().source() + "): give the key");
         }
         return operation.name();
-    }
-
-    private static <T> T join(CompletableFuture<T> future) {
-        try {
-            return future.join();
-        }
-        catch (CompletionException ex) {
-            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
-        }
     }
 
     static String literalPrefix(String expression) {
