@@ -1,30 +1,38 @@
 package io.github.redissonratelimit.redis;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 
 /**
- * What this instance remembers of limiters, found by walking its backend: {@link LocalRejectionCache},
- * {@link ResilientRateLimitBackend} and {@link WaitingRateLimitBackend} are looked through to a
- * {@link RedissonRateLimitBackend}; a decorator of another type ends the walk.
+ * What this instance remembers of limiters: found by walking its backend through every
+ * {@link DelegatingRateLimitBackend} to a {@link RedissonRateLimitBackend}, and the grants the local outage policy
+ * counts ({@link LocalFallback}).
  */
 final class LocalLimiterMemory {
 
     private final Supplier<? extends RateLimitBackend> backend;
+    private volatile LocalFallback localFallback;
 
     LocalLimiterMemory(Supplier<? extends RateLimitBackend> backend) {
         this.backend = backend;
     }
 
+    void setLocalFallback(LocalFallback localFallback) {
+        this.localFallback = localFallback;
+    }
+
     /** Makes this instance's backend forget the limiters {@code which} accepts. */
     void forget(Predicate<String> which) {
+        LocalFallback fallback = localFallback;
+        if (fallback != null) {
+            fallback.forget(which);
+        }
         for (RateLimitBackend link : chain(backend.get())) {
             if (link instanceof LocalRejectionCache cache) {
                 cache.forget(which);
@@ -42,16 +50,7 @@ final class LocalLimiterMemory {
         return redis != null && redis.getOptions().onConfigChange() == ConfigChangePolicy.KEEP;
     }
 
-    /** {@code backend} and the backends it wraps, as far as the project's decorators tell. */
     private static List<RateLimitBackend> chain(RateLimitBackend backend) {
-        List<RateLimitBackend> chain = new ArrayList<>(4);
-        RateLimitBackend current = backend;
-        while (current != null && chain.size() < 16) {
-            chain.add(current);
-            current = current instanceof LocalRejectionCache cache ? cache.getDelegate()
-                    : current instanceof ResilientRateLimitBackend resilient ? resilient.getDelegate()
-                    : current instanceof WaitingRateLimitBackend waiting ? waiting.getDelegate() : null;
-        }
-        return chain;
+        return DelegatingRateLimitBackend.chain(backend);
     }
 }

@@ -14,14 +14,13 @@ import org.redisson.api.RedissonClient;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.LimitState;
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * {@link RateLimiters} on Redis, for the limiters of one {@link LimiterNaming}.
@@ -39,9 +38,9 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
  * received it has confirmed, or after one second.</li>
  * </ul>
  *
- * <p>What each instance remembers is found by walking its backend: {@link LocalRejectionCache},
- * {@link ResilientRateLimitBackend} and {@link WaitingRateLimitBackend} are looked through to a
- * {@link RedissonRateLimitBackend}; a decorator of another type ends the walk.
+ * <p>What each instance remembers is found by walking its backend through every {@link DelegatingRateLimitBackend}
+ * (the flood shortcut's rejections, the checked configs of {@link RedissonRateLimitBackend}), and in the local outage
+ * policy's grants ({@link #setLocalFallback}).
  */
 public final class RedissonRateLimiters implements RateLimiters {
 
@@ -86,6 +85,14 @@ public final class RedissonRateLimiters implements RateLimiters {
         this.events = shared.events;
         this.resets = shared.resets;
         this.actor = actor;
+    }
+
+    /**
+     * The local outage policy's memory of this instance's grants, forgotten with the limiters a reset deletes (else
+     * the next outage would still count grants Redis no longer holds).
+     */
+    public void setLocalFallback(LocalFallback localFallback) {
+        memory.setLocalFallback(localFallback);
     }
 
     /**

@@ -202,9 +202,11 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean(RateLimiters.class)
     RedissonRateLimiters rateLimiters(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
             RateLimitOperationSource rateLimitOperationSource, LimitOverrides rateLimitOverrides,
-            ObjectProvider<RateLimitBackend> rateLimitBackend) {
-        return new RedissonRateLimiters(redissonClient, rateLimitNaming, rateLimitOperationSource::declaredLimits,
-                rateLimitOverrides, rateLimitBackend::getIfAvailable);
+            ObjectProvider<RateLimitBackend> rateLimitBackend, ObjectProvider<LocalFallback> rateLimitLocalFallback) {
+        RedissonRateLimiters rateLimiters = new RedissonRateLimiters(redissonClient, rateLimitNaming,
+                rateLimitOperationSource::declaredLimits, rateLimitOverrides, rateLimitBackend::getIfAvailable);
+        rateLimitLocalFallback.ifAvailable(rateLimiters::setLocalFallback);
+        return rateLimiters;
     }
 
     @Bean
