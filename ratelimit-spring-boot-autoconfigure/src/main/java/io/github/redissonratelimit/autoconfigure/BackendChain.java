@@ -10,6 +10,7 @@ import org.springframework.util.ReflectionUtils;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * The backends a composed {@link RateLimitBackend} is made of, outermost first, found by following the
@@ -51,6 +52,10 @@ public final class BackendChain {
         if (backend instanceof WaitingRateLimitBackend waiting) {
             return waiting.getDelegate();
         }
+        if (backend instanceof ResilientRateLimitBackend resilient) {
+            return resilient.getDelegate();
+        }
+        // by reflection only for the decorators of others (in a native image, those need a reflection hint)
         Method getDelegate = ReflectionUtils.findMethod(backend.getClass(), "getDelegate");
         if (getDelegate == null || !Modifier.isPublic(getDelegate.getModifiers())
                 || !RateLimitBackend.class.isAssignableFrom(getDelegate.getReturnType())) {

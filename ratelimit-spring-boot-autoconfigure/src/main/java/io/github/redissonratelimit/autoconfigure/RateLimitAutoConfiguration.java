@@ -128,9 +128,10 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient,
             @Qualifier(REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redissonRateLimitBackend,
-            ObjectProvider<RateLimitBackend> rateLimitBackend, LimiterNaming rateLimitNaming) {
+            ObjectProvider<RateLimitBackend> rateLimitBackend, LimiterNaming rateLimitNaming,
+            RateLimitProperties properties) {
         return new RateLimitScriptWarmUp(redissonClient, WARM_UP_WAIT, redissonRateLimitBackend, rateLimitBackend,
-                rateLimitNaming);
+                properties.getCircuitBreaker().getFailureThreshold(), rateLimitNaming);
     }
 
     @Bean

@@ -41,25 +41,29 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
     private final Duration wait;
     private final ObjectProvider<RateLimitBackend> redissonBackend;
     private final ObjectProvider<RateLimitBackend> backend;
+    private final int failureThreshold;
     private final LimiterNaming naming;
 
     /** Scripts and eviction policy only, no decisions. */
     public RateLimitScriptWarmUp(RedissonClient redisson, Duration wait) {
-        this(redisson, wait, null, null, null);
+        this(redisson, wait, null, null, 0, null);
     }
 
     /**
      * @param redissonBackend the {@link RateLimitAutoConfiguration#REDISSON_BACKEND} bean: decisions are warmed up
      * when it is a {@link RedissonRateLimitBackend}
      * @param backend the composed backend: warmed up too when it wraps {@code redissonBackend}
+     * @param failureThreshold {@code ratelimit.circuit-breaker.failure-threshold}: the warm-up sends fewer
+     * decisions than that through the circuit breaker
      * @param naming the key prefix of the throwaway limiter
      */
     public RateLimitScriptWarmUp(RedissonClient redisson, Duration wait, ObjectProvider<RateLimitBackend> redissonBackend,
-            ObjectProvider<RateLimitBackend> backend, LimiterNaming naming) {
+            ObjectProvider<RateLimitBackend> backend, int failureThreshold, LimiterNaming naming) {
         this.redisson = redisson;
         this.wait = wait;
         this.redissonBackend = redissonBackend;
         this.backend = backend;
+        this.failureThreshold = failureThreshold;
         this.naming = naming;
     }
 
@@ -120,7 +124,8 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
         RateLimitBackend composed = backend != null ? backend.getIfUnique() : null;
         boolean wraps = composed != null && composed != redissonOne
                 && BackendChain.of(composed).contains(redissonOne);
-        return new WarmUpDecisions(redisson, redissonRateLimitBackend, wraps ? composed : null, naming);
+        return new WarmUpDecisions(redisson, redissonRateLimitBackend, wraps ? composed : null, failureThreshold,
+                naming);
     }
 
     private CompletableFuture<List<RedisEvictionPolicy>> readEvictionPolicy() {

@@ -23,7 +23,8 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
  *
  * <p>First rounds of concurrent acquisitions (so that the pipeline batches several), a state read and a refund on
  * the Redisson backend itself, which has no deadline; then, only when those answered, a few acquisitions through
- * the composed backend (the decorators and the circuit breaker, whose deadline they now meet easily). The limiter
+ * the composed backend (the decorators and the circuit breaker, whose deadline they now meet easily), fewer than
+ * the circuit breaker's failure threshold. The limiter
  * is named {@code <prefix>{ratelimit warm-up <uuid>}}: an escaped logical key never holds a raw space, so no
  * declared limit can have that name, and each instance has its own. Its keys are deleted at the end (they would
  * expire with {@code ratelimit.key-ttl} otherwise), and the backend forgets it.
@@ -39,17 +40,21 @@ final class WarmUpDecisions {
     private final RedissonClient redisson;
     private final RedissonRateLimitBackend backend;
     private final RateLimitBackend composed;
+    private final int throughDecorators;
     private final String limiterName;
 
     /**
      * @param composed the backend the interceptor uses, or null when it does not wrap {@code backend} (then only
      * {@code backend} is warmed up)
+     * @param failureThreshold the circuit breaker's: fewer decisions than that go through the decorators, so that
+     * even if every one of them missed the deadline, the warm-up alone could not open the circuit
      */
     WarmUpDecisions(RedissonClient redisson, RedissonRateLimitBackend backend, RateLimitBackend composed,
-            LimiterNaming naming) {
+            int failureThreshold, LimiterNaming naming) {
         this.redisson = redisson;
         this.backend = backend;
         this.composed = composed;
+        this.throughDecorators = composed == null ? 0 : Math.max(0, Math.min(THROUGH_DECORATORS, failureThreshold - 1));
         this.limiterName = naming.prefix() + "{ratelimit warm-up " + UUID.randomUUID() + "}";
     }
 
@@ -78,10 +83,8 @@ final class WarmUpDecisions {
             }
             await(backend.state(limiterName, SPEC), deadlineNanos);
             await(backend.release(limiterName, SPEC, 1), deadlineNanos);
-            if (composed != null) {
-                for (int i = 0; i < THROUGH_DECORATORS; i++) {
-                    await(composed.acquire(limiterName, SPEC, 1), deadlineNanos);
-                }
+            for (int i = 0; i < throughDecorators; i++) {
+                await(composed.acquire(limiterName, SPEC, 1), deadlineNanos);
             }
             return first;
         }

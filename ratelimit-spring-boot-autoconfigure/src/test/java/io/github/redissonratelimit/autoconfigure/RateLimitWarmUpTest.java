@@ -77,7 +77,7 @@ class RateLimitWarmUpTest {
     @Test
     void theThrowawayLimiterCannotBeOneOfTheApplication() {
         runner().withPropertyValues("ratelimit.key-prefix=shop:").run(context -> {
-            WarmUpDecisions decisions = new WarmUpDecisions(context.getBean(RedissonClient.class), null, null,
+            WarmUpDecisions decisions = new WarmUpDecisions(context.getBean(RedissonClient.class), null, null, 5,
                     context.getBean(io.github.redissonratelimit.redis.LimiterNaming.class));
             String name = decisions.limiterName();
             assertThat(name).startsWith("shop:{ratelimit warm-up ").endsWith("}");
@@ -85,9 +85,20 @@ class RateLimitWarmUpTest {
                     .getBean(io.github.redissonratelimit.redis.LimiterNaming.class);
             // a logical key made of the same text is escaped: its space can never appear raw
             assertThat(naming.limiterName(name.substring("shop:{".length(), name.length() - 1))).isNotEqualTo(name);
-            assertThat(new WarmUpDecisions(context.getBean(RedissonClient.class), null, null, naming).limiterName())
+            assertThat(new WarmUpDecisions(context.getBean(RedissonClient.class), null, null, 5, naming).limiterName())
                     .as("one per instance").isNotEqualTo(name);
         });
+    }
+
+    @Test
+    void fewerDecisionsThroughTheCircuitBreakerThanItsFailureThreshold() {
+        for (int threshold : new int[] { 1, 2 }) {
+            CountingDecorator counting = new CountingDecorator();
+            runner().withPropertyValues("ratelimit.circuit-breaker.failure-threshold=" + threshold)
+                    .withBean("countingDecorator", RateLimitBackendDecorator.class, () -> counting)
+                    .run(context -> assertThat(counting.acquisitions).as("threshold %d", threshold)
+                            .hasValue(threshold - 1));
+        }
     }
 
     @Test
