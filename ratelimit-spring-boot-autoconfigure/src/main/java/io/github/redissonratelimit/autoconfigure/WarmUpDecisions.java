@@ -18,8 +18,8 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
  * Real decisions on a throwaway limiter, run by {@link RateLimitScriptWarmUp} before the application takes traffic,
  * so that the first requests' decisions do not pay for what a fresh JVM does the first time: loading and
  * interpreting Redisson's batch and script classes, the pipeline, the codec, the reply decoding and the decorators
- * (measured on the sample app: about 860 classes load during its first requests, and its first decisions took 140
- * to 500 ms against a 100 ms {@code ratelimit.backend-timeout}; see {@code docs/operations.md#warm-start}).
+ * (measured on the sample app: about 860 classes load during its first requests, and its first decisions took 94
+ * to 514 ms against a 100 ms {@code ratelimit.backend-timeout}; see {@code docs/operations.md#warm-start}).
  *
  * <p>First rounds of concurrent acquisitions (so that the pipeline batches several), a state read and a refund on
  * the Redisson backend itself, which has no deadline; then, only when those answered, a few acquisitions through
