@@ -3,6 +3,7 @@ package io.github.redissonratelimit.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -107,9 +108,15 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
+        catch (TimeoutException ex) {
+            logger.info("Could not warm up the rate limit decisions within " + wait + " at startup; the first "
+                    + "requests' decisions may be slower");
+        }
         catch (Exception ex) {
-            logger.info("Could not warm up the rate limit decisions within " + wait + " at startup ("
-                    + ex.getClass().getSimpleName() + "); the first requests' decisions may be slower");
+            Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+            logger.info("Could not warm up the rate limit decisions at startup (" + cause.getClass().getSimpleName()
+                    + "); the first requests' decisions may be slower");
+            logger.debug("Warm-up decision failed", cause);
         }
     }
 
