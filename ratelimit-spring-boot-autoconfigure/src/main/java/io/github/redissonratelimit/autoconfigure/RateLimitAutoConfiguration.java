@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -64,6 +65,9 @@ public final class RateLimitAutoConfiguration {
     /** Name of the decorator bean that answers known rejections from memory. */
     public static final String LOCAL_REJECTION_DECORATOR = "rateLimitLocalRejectionDecorator";
 
+    /** How long startup waits for the warm-up: scripts, eviction policy and decisions together. */
+    static final Duration WARM_UP_WAIT = Duration.ofSeconds(5);
+
     /** The executor Boot's task execution auto-configuration declares. */
     private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
@@ -119,11 +123,18 @@ public final class RateLimitAutoConfiguration {
         return new RedissonVersionCheck(resourceLoader.getClassLoader());
     }
 
-    /** Scripts in Redis's cache before the first request, so that cold-start decisions are one round trip. */
+    /**
+     * Scripts in Redis's cache and the decision path run once before the first request, so that cold-start
+     * decisions are one round trip on loaded code.
+     */
     @Bean
     @ConditionalOnMissingBean
-    RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient) {
-        return new RateLimitScriptWarmUp(redissonClient, Duration.ofSeconds(5));
+    RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient,
+            @Qualifier(REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redissonRateLimitBackend,
+            ObjectProvider<RateLimitBackend> rateLimitBackend, LimiterNaming rateLimitNaming,
+            RateLimitProperties properties) {
+        return new RateLimitScriptWarmUp(redissonClient, WARM_UP_WAIT, redissonRateLimitBackend, rateLimitBackend,
+                properties.getCircuitBreaker().getFailureThreshold(), rateLimitNaming);
     }
 
     @Bean
