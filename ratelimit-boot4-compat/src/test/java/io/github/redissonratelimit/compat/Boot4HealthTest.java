@@ -90,8 +90,11 @@ class Boot4HealthTest {
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             Map<String, Object> details = health.getDetails();
             assertThat(details.keySet()).containsExactly("circuit", "onBackendError", "backendTimeout",
-                    "backendFailures", "skippedCalls", "latency", "redis");
-            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "allow")
+                    "backendFailures", "skippedCalls", "localFallback", "latency", "redis");
+            // instances: this context, and any other of the test JVM still beating on the same Redis
+            assertThat(map(details.get("localFallback"))).containsEntry("active", false).containsKey("instances")
+                    .containsEntry("instancesFrom", "the heartbeat in Redis").containsEntry("activations", 0L);
+            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "local")
                     .containsEntry("backendFailures", 0L).containsEntry("skippedCalls", 0L);
             Map<String, Object> latency = map(details.get("latency"));
             assertThat(latency).containsEntry("decisions", 3);

@@ -14,6 +14,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -130,7 +131,7 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
         }
         RateLimitBackend composed = backend != null ? backend.getIfUnique() : null;
         boolean wraps = composed != null && composed != redissonOne
-                && BackendChain.of(composed).contains(redissonOne);
+                && DelegatingRateLimitBackend.chain(composed).contains(redissonOne);
         return new WarmUpDecisions(redisson, redissonRateLimitBackend, wraps ? composed : null, failureThreshold,
                 naming);
     }

@@ -14,9 +14,10 @@ import java.util.function.Supplier;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
-import io.github.redissonratelimit.autoconfigure.BackendChain;
 import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.resilience.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
@@ -30,7 +31,8 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
  * <p>The details, in order: {@code circuit} ({@code CLOSED}, {@code OPEN} or {@code HALF_OPEN}; {@code none} when
  * the backend has no circuit breaker), {@code onBackendError} (the default outage policy, {@code allow} or
  * {@code deny}; a limit may override it), {@code backendTimeout}, {@code backendFailures} and {@code skippedCalls}
- * (since start), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
+ * (since start), {@code localFallback} (the local outage policy: whether this instance decides in memory now, the
+ * instance count each rate is divided by and where it comes from, how many times it switched), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
  * {@code redis}: per master ({@code host:port}), its {@code maxmemoryPolicy} ({@code unknown} when it could not be
  * read, with the {@code problem}) and whether it {@code evictsLimiterKeys}. Per-master entries are where per-master
  * state goes as it comes.
@@ -57,6 +59,7 @@ public final class RateLimitHealth {
     private final BackendErrorPolicy onBackendError;
     private final RecentDecisionLatency latency;
     private final Duration redisWait;
+    private volatile Supplier<LocalFallback> localFallback = () -> null;
 
     /**
      * @param backend the composed backend, looked up per report
@@ -73,6 +76,11 @@ public final class RateLimitHealth {
         this.redisWait = redisWait;
     }
 
+    /** The local outage policy whose state the report shows ({@code localFallback}); none when not set. */
+    public void setLocalFallback(Supplier<LocalFallback> localFallback) {
+        this.localFallback = localFallback;
+    }
+
     /** One report: whether the limiter is degraded, and the details. */
     public Report report() {
         Map<String, Object> details = new LinkedHashMap<>();
@@ -84,6 +92,15 @@ public final class RateLimitHealth {
             details.put("backendTimeout", resilience.getTimeout().toMillis() + "ms");
             details.put("backendFailures", resilience.getFailureCount());
             details.put("skippedCalls", resilience.getSkippedCount());
+        }
+        LocalFallback local = localFallback.get();
+        if (local != null) {
+            Map<String, Object> fallback = new LinkedHashMap<>();
+            fallback.put("active", local.isActive());
+            fallback.put("instances", local.getInstances().instances());
+            fallback.put("instancesFrom", local.getInstances().source());
+            fallback.put("activations", local.getActivationCount());
+            details.put("localFallback", fallback);
         }
         details.put("latency", latency());
         details.put("redis", redis());
@@ -145,10 +162,10 @@ public final class RateLimitHealth {
 
     /**
      * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()}
-     * ({@link BackendChain}); null when there is none (e.g. a backend of the application's own).
+     * ({@link DelegatingRateLimitBackend}); null when there is none (e.g. a backend of the application's own).
      */
     static ResilientRateLimitBackend resilience(RateLimitBackend backend) {
-        return BackendChain.find(backend, ResilientRateLimitBackend.class);
+        return DelegatingRateLimitBackend.find(backend, ResilientRateLimitBackend.class);
     }
 
     /**

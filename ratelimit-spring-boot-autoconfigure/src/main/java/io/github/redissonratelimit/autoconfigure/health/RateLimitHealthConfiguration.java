@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 
 /**
  * The framework-neutral part of the {@code ratelimit} health indicator, imported by the Spring Boot 3
@@ -36,8 +37,11 @@ final class RateLimitHealthConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitHealth rateLimitHealth(RateLimitProperties properties, ObjectProvider<RateLimitBackend> rateLimitBackend,
-            ObjectProvider<RedissonClient> redissonClient, RecentDecisionLatency rateLimitRecentDecisionLatency) {
-        return new RateLimitHealth(rateLimitBackend::getObject, redissonClient::getIfUnique,
+            ObjectProvider<RedissonClient> redissonClient, RecentDecisionLatency rateLimitRecentDecisionLatency,
+            ObjectProvider<LocalFallback> rateLimitLocalFallback) {
+        RateLimitHealth health = new RateLimitHealth(rateLimitBackend::getObject, redissonClient::getIfUnique,
                 properties.getOnBackendError(), rateLimitRecentDecisionLatency, REDIS_WAIT);
+        health.setLocalFallback(rateLimitLocalFallback::getIfUnique);
+        return health;
     }
 }
