@@ -8,8 +8,9 @@ package io.github.redissonratelimit;
  * <li>{@link RateLimitExceededException}: a limit rejected the call (HTTP 429);</li>
  * <li>{@link RateLimitBackendUnavailableException}: Redis gave no decision and the limit's outage policy denies
  * (HTTP 503);</li>
- * <li>{@link RateLimitKeyException} and {@link RateLimitConditionException}: a key or condition expression could
- * not be evaluated for the call's arguments (HTTP 400);</li>
+ * <li>{@link RateLimitEvaluationException}: a limit's expression could not be evaluated for the call's arguments,
+ * its key or cost ({@link RateLimitKeyException}) or its condition ({@link RateLimitConditionException}) (HTTP
+ * 400);</li>
  * <li>{@link InvalidRateLimitException}: a {@code @RateLimit} declaration is wrong (fails startup);</li>
  * <li>{@link UnsupportedRedissonVersionException}: the Redisson on the class path cannot run the limiter (fails
  * startup).</li>

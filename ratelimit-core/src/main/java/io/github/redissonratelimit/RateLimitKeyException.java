@@ -10,39 +10,24 @@ package io.github.redissonratelimit;
  * the expression's own error, which can hold part of them, so escape it before logging
  * ({@link io.github.redissonratelimit.key.LogSafe}).
  */
-public class RateLimitKeyException extends RateLimitException {
-
-    private final String method;
-    private final String expression;
-    private final String limitName;
-    private final String displayName;
+public class RateLimitKeyException extends RateLimitEvaluationException {
 
     public RateLimitKeyException(String method, String expression, String problem, Throwable cause) {
-        super("@RateLimit key expression \"" + expression + "\" on " + method + " " + problem, cause);
-        this.method = method;
-        this.expression = expression;
-        this.limitName = null;
-        this.displayName = null;
+        super("@RateLimit key expression \"" + expression + "\" on " + method + " " + problem, method, expression,
+                null, null, cause);
     }
 
     /** {@code failure} for the limit whose key it is. */
     public RateLimitKeyException(RateLimitKeyException failure, String limitName, String displayName) {
-        super(failure.getMessage(), failure.getCause());
-        this.method = failure.method;
-        this.expression = failure.expression;
-        this.limitName = limitName;
-        this.displayName = displayName;
+        super(failure.getMessage(), failure.getMethod(), failure.getExpression(), limitName, displayName,
+                failure.getCause());
         setStackTrace(failure.getStackTrace());
     }
 
     /** For subclasses whose message is their own, e.g. {@link RateLimitCostException}. */
     protected RateLimitKeyException(String message, String method, String expression, String limitName,
             String displayName, Throwable cause) {
-        super(message, cause);
-        this.method = method;
-        this.expression = expression;
-        this.limitName = limitName;
-        this.displayName = displayName;
+        super(message, method, expression, limitName, displayName, cause);
     }
 
     /**
@@ -51,24 +36,5 @@ public class RateLimitKeyException extends RateLimitException {
      */
     public String getRequestProblem() {
         return "no valid key";
-    }
-
-    /** The annotated method, e.g. {@code com.example.OrderController.submit(String)}. */
-    public String getMethod() {
-        return method;
-    }
-
-    public String getExpression() {
-        return expression;
-    }
-
-    /** The limit's declared name, or the method (or class) it belongs to; null when not known. */
-    public String getLimitName() {
-        return limitName;
-    }
-
-    /** The limit's name as clients see it (no package names), e.g. {@code OrderController.submit}; null when not known. */
-    public String getDisplayName() {
-        return displayName;
     }
 }

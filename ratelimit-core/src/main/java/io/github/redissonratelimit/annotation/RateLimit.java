@@ -129,8 +129,9 @@ public @interface RateLimit {
 
     /**
      * What the call does when Redis gives no decision in time: {@link BackendErrorPolicy#ALLOW} runs it,
-     * {@link BackendErrorPolicy#DENY} refuses it (HTTP 503); {@link BackendErrorPolicy#DEFAULT} follows
-     * {@code ratelimit.on-backend-error}.
+     * {@link BackendErrorPolicy#DENY} refuses it (HTTP 503), {@link BackendErrorPolicy#LOCAL} limits it in memory
+     * to this instance's share of the rate; {@link BackendErrorPolicy#DEFAULT} follows
+     * {@code ratelimit.on-backend-error} ({@code local} unless set).
      */
     BackendErrorPolicy onBackendError() default BackendErrorPolicy.DEFAULT;
 

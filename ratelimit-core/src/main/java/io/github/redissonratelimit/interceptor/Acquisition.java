@@ -18,6 +18,8 @@ final class Acquisition {
     private final List<LimitCall> calls;
     private final List<RateLimitOutcome> outcomes;
     private final List<LimitCall> granted;
+    /** The grants made in memory by the local outage policy: Redis does not hold them. */
+    private List<LimitCall> grantedLocally = List.of();
     private LimitCall rejectedBy;
     private RateLimitExceededException rejection;
     private Throwable error;
@@ -36,10 +38,10 @@ final class Acquisition {
      * A shadow limit's rejection is recorded but neither ends the call nor is a grant.
      * @return whether the next limit should be asked
      */
-    boolean decided(LimitCall call, Decision decision, long startNanos) {
-        outcomes.add(call.outcome(decision, startNanos));
+    boolean decided(LimitCall call, Decision decision, long startNanos, boolean local) {
+        outcomes.add(local ? call.localOutcome(decision, startNanos) : call.outcome(decision, startNanos));
         if (decision.allowed()) {
-            granted.add(call);
+            grant(call, local);
             return true;
         }
         if (call.operation().shadow()) {
@@ -54,8 +56,28 @@ final class Acquisition {
      * A limit after the one that ended the call was granted too (the limits are asked at once): not an outcome
      * of the call, only a grant to give back.
      */
-    void grantedAfterTheEnd(LimitCall call) {
+    void grantedAfterTheEnd(LimitCall call, boolean local) {
+        grant(call, local);
+    }
+
+    private void grant(LimitCall call, boolean local) {
         granted.add(call);
+        if (local) {
+            if (grantedLocally.isEmpty()) {
+                grantedLocally = new ArrayList<>(2);
+            }
+            grantedLocally.add(call);
+        }
+    }
+
+    /** Whether the grant was made in memory, without Redis. */
+    boolean grantedLocally(LimitCall grant) {
+        for (LimitCall local : grantedLocally) {
+            if (local == grant) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */

@@ -22,6 +22,14 @@ record LimitCall(RateLimitOperation operation, String key, String limiterName, l
                 decision.state(), operation.shadow());
     }
 
+    /** The outcome of a decision made in memory by the local outage policy. */
+    RateLimitOutcome localOutcome(Decision decision, long startNanos) {
+        Result result = decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED;
+        return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
+                permits, result, decision.retryAfter(), Duration.ofNanos(System.nanoTime() - startNanos), null,
+                decision.state(), operation.shadow());
+    }
+
     RateLimitOutcome failure(Throwable error, long startNanos) {
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
                 permits, Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error, null,

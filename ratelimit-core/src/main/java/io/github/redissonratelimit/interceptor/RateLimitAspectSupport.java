@@ -25,6 +25,8 @@ import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -51,7 +53,8 @@ abstract class RateLimitAspectSupport {
     private final SingletonSupplier<RateLimitBackend> backend;
     private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
-    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.ALLOW;
+    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
+    private volatile LocalFallback localFallback = new LocalFallback(InstanceCount.fixed(1, 0), 10_000);
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
     private volatile LimitOverrides overrides = new LimitOverrides();
@@ -80,18 +83,31 @@ abstract class RateLimitAspectSupport {
 
     /**
      * What limits whose {@code onBackendError} is {@code DEFAULT} do when the backend gives no decision
-     * (it throws {@link RateLimitBackendUnavailableException}): {@code ALLOW} (the default) runs the
-     * call, {@code DENY} rethrows the exception.
+     * (it throws {@link RateLimitBackendUnavailableException}): {@code LOCAL} (the default) limits the call in
+     * memory ({@link #setLocalFallback}), {@code ALLOW} runs it, {@code DENY} rethrows the exception.
      */
     public void setDefaultBackendErrorPolicy(BackendErrorPolicy policy) {
         if (policy == null || policy == BackendErrorPolicy.DEFAULT) {
-            throw new IllegalArgumentException("The default backend error policy must be ALLOW or DENY but was " + policy);
+            throw new IllegalArgumentException("The default backend error policy must be LOCAL, ALLOW or DENY but was "
+                    + policy);
         }
         this.defaultBackendErrorPolicy = policy;
     }
 
     public BackendErrorPolicy getDefaultBackendErrorPolicy() {
         return defaultBackendErrorPolicy;
+    }
+
+    /**
+     * What limits under the {@code LOCAL} outage policy decide with while Redis gives no decision; without one, each
+     * instance takes the whole rate for itself (one instance counted).
+     */
+    public void setLocalFallback(LocalFallback localFallback) {
+        this.localFallback = Objects.requireNonNull(localFallback, "localFallback");
+    }
+
+    public LocalFallback getLocalFallback() {
+        return localFallback;
     }
 
     /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
@@ -141,12 +157,13 @@ abstract class RateLimitAspectSupport {
         @SuppressWarnings("unchecked")
         CompletableFuture<Decision>[] decisions = new CompletableFuture[count];
         long[] starts = new long[count];
+        boolean[] local = new boolean[count];
         int asked = 0;
         boolean pending = false;
         while (asked < count) {
             LimitCall call = calls.get(asked);
             starts[asked] = System.nanoTime();
-            CompletableFuture<Decision> decision = start(call).toCompletableFuture();
+            CompletableFuture<Decision> decision = start(call, local, asked).toCompletableFuture();
             decisions[asked++] = decision;
             if (!decision.isDone()) {
                 pending = true;
@@ -156,17 +173,17 @@ abstract class RateLimitAspectSupport {
             }
         }
         if (!pending) {
-            return settle(acquisition, decisions, starts, asked);
+            return settle(acquisition, decisions, starts, local, asked);
         }
         int settled = asked;
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
-        return all.handle((ignored, ex) -> settle(acquisition, decisions, starts, settled))
+        return all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local, settled))
                 .thenCompose(Function.identity());
     }
 
     /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
     private CompletionStage<Acquisition> settle(Acquisition acquisition, CompletableFuture<Decision>[] decisions,
-            long[] starts, int asked) {
+            long[] starts, boolean[] local, int asked) {
         boolean decided = false;
         for (int i = 0; i < asked; i++) {
             LimitCall call = acquisition.calls().get(i);
@@ -180,14 +197,14 @@ abstract class RateLimitAspectSupport {
             }
             if (decided) {
                 if (result != null && result.allowed()) {
-                    acquisition.grantedAfterTheEnd(call);
+                    acquisition.grantedAfterTheEnd(call, local[i]);
                 }
             }
-            else if (!record(acquisition, call, result, error, starts[i])) {
+            else if (!record(acquisition, call, result, error, starts[i], local[i])) {
                 decided = true;
             }
         }
-        return refunds.refund(acquisition);
+        return refunds.refund(acquisition, localFallback);
     }
 
     /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
@@ -200,7 +217,38 @@ abstract class RateLimitAspectSupport {
         }
     }
 
-    private CompletionStage<Decision> start(LimitCall call) {
+    /** Asks the backend; under the {@code LOCAL} outage policy through the local fallback, marking its decisions. */
+    private CompletionStage<Decision> start(LimitCall call, boolean[] local, int index) {
+        RateLimitOperation operation = call.operation();
+        if (operation.shadow() || policyOf(operation) != BackendErrorPolicy.LOCAL) {
+            return ask(call);
+        }
+        LocalFallback fallback = localFallback;
+        Decision before = fallback.rejectionBeforeRedis(call.limiterName(), operation.spec(), call.permits());
+        if (before != null) {
+            local[index] = true;
+            return CompletableFuture.completedFuture(before);
+        }
+        return ask(call).handle((decision, ex) -> {
+            if (ex == null) {
+                if (decision.allowed()) {
+                    fallback.grantedByRedis(call.limiterName(), operation.spec(), call.permits());
+                }
+                else {
+                    fallback.redisAnswered();
+                }
+                return decision;
+            }
+            Throwable error = unwrap(ex);
+            if (error instanceof RateLimitBackendUnavailableException) {
+                local[index] = true;
+                return fallback.decide(call.limiterName(), operation.spec(), call.permits());
+            }
+            throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
+        });
+    }
+
+    private CompletionStage<Decision> ask(LimitCall call) {
         RateLimitOperation operation = call.operation();
         try {
             return backendFor(operation).acquire(call.limiterName(), operation.spec(), call.permits());
@@ -211,12 +259,13 @@ abstract class RateLimitAspectSupport {
     }
 
     /** @return whether the next limit should be asked */
-    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start) {
+    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start,
+            boolean local) {
         if (ex == null) {
             if (!decision.allowed() && call.operation().shadow()) {
                 shadowRejections.rejected(call, decision);
             }
-            return acquisition.decided(call, decision, start);
+            return acquisition.decided(call, decision, start, local);
         }
         Throwable error = unwrap(ex);
         if (passesWithout(call, error)) {
@@ -237,8 +286,12 @@ abstract class RateLimitAspectSupport {
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
+        return policyOf(operation) == BackendErrorPolicy.DENY;
+    }
+
+    private BackendErrorPolicy policyOf(RateLimitOperation operation) {
         BackendErrorPolicy policy = operation.backendErrorPolicy();
-        return (policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy) == BackendErrorPolicy.DENY;
+        return policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy;
     }
 
     private RateLimitBackend backendFor(RateLimitOperation operation) {

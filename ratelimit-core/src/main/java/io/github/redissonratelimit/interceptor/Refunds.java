@@ -10,6 +10,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 
 /**
  * Gives back what the limits of a call that did not pass granted it: the permits each call took (its fixed
@@ -25,8 +26,12 @@ final class Refunds {
         this.backend = backend;
     }
 
-    /** Gives back, latest first, the grants of a call that did not pass; the stage completes with the acquisition. */
-    CompletionStage<Acquisition> refund(Acquisition acquisition) {
+    /**
+     * Gives back, latest first, the grants of a call that did not pass; the stage completes with the acquisition.
+     * A grant made in memory while Redis gave no decision is given back to {@code localFallback} only; one made by
+     * Redis to Redis, and to {@code localFallback}, which counts it in this instance's share.
+     */
+    CompletionStage<Acquisition> refund(Acquisition acquisition, LocalFallback localFallback) {
         List<LimitCall> grants = acquisition.grantsToRefund();
         if (grants.isEmpty()) {
             return CompletableFuture.completedFuture(acquisition);
@@ -34,6 +39,12 @@ final class Refunds {
         CompletableFuture<?>[] refunds = new CompletableFuture<?>[grants.size()];
         for (int i = 0; i < refunds.length; i++) {
             LimitCall grant = grants.get(i);
+            localFallback.released(grant.limiterName(), grant.permits());
+            if (acquisition.grantedLocally(grant)) {
+                acquisition.refunded(grant);
+                refunds[i] = CompletableFuture.completedFuture(null);
+                continue;
+            }
             CompletionStage<Void> refund;
             try {
                 refund = backend.obtain().release(grant.limiterName(), grant.operation().spec(), grant.permits());

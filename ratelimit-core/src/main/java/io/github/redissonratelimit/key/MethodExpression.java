@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
+import org.springframework.expression.spel.standard.SpelExpression;
 
 /**
  * A SpEL expression parsed once for one method; evaluated per call with the call's arguments as
@@ -20,6 +21,7 @@ final class MethodExpression {
     private final BeanResolver beanResolver;
     private final List<String> unknownVariables;
     private final List<String> unknownRootProperties;
+    private final DirectForm direct;
 
     MethodExpression(String source, Expression expression, Method method, String methodDescription,
             String[] parameterNames, BeanResolver beanResolver, List<String> unknownVariables,
@@ -32,10 +34,18 @@ final class MethodExpression {
         this.beanResolver = beanResolver;
         this.unknownVariables = unknownVariables;
         this.unknownRootProperties = unknownRootProperties;
+        this.direct = expression instanceof SpelExpression spel && unknownVariables.isEmpty()
+                ? DirectForm.of(spel.getAST(), parameterNames, method.getParameterCount()) : null;
     }
 
     /** @throws RuntimeException whatever SpEL throws */
     Object evaluate(Object target, Class<?> targetClass, Object[] args) {
+        if (direct != null) {
+            Object value = direct.evaluate(args);
+            if (value != DirectForm.NOT_DIRECT) {
+                return value;
+            }
+        }
         KeyEvaluationContext context = new KeyEvaluationContext(
                 new KeyExpressionRoot(method, args, target, targetClass), parameterNames, beanResolver);
         return expression.getValue(context);

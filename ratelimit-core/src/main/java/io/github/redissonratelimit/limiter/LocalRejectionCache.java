@@ -40,7 +40,7 @@ import com.github.benmanes.caffeine.cache.Policy;
  *
  * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
  */
-public final class LocalRejectionCache implements RateLimitBackend {
+public final class LocalRejectionCache implements DelegatingRateLimitBackend {
 
     private final RateLimitBackend delegate;
     private final Cache<String, Rejection> rejections;
@@ -125,6 +125,7 @@ public final class LocalRejectionCache implements RateLimitBackend {
     }
 
     /** The backend asked when this cache does not know the answer. */
+    @Override
     public RateLimitBackend getDelegate() {
         return delegate;
     }

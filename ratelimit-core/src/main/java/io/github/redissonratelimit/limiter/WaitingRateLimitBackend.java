@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * free enough permits. Here each retry waits for the time the rejected attempt answered for the permits
  * actually asked for.
  */
-public final class WaitingRateLimitBackend implements RateLimitBackend {
+public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend {
 
     /** Lower bound of a pause between two attempts, so a zero retry-after under contention cannot spin. */
     private static final long MIN_PAUSE_MILLIS = 1;
@@ -71,6 +71,7 @@ public final class WaitingRateLimitBackend implements RateLimitBackend {
     }
 
     /** The backend asked for each attempt. */
+    @Override
     public RateLimitBackend getDelegate() {
         return delegate;
     }

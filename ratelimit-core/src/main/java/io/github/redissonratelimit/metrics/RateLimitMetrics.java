@@ -45,12 +45,16 @@ public final class RateLimitMetrics implements RateLimitListener {
         }
     }
 
-    /** The series of every result but {@code shadow_rejected}, which only limits in shadow mode get, when used. */
+    /**
+     * The series of {@code allowed}, {@code rejected} and {@code error}; {@code shadow_rejected} (limits in shadow mode)
+     * and {@code local_allowed} / {@code local_rejected} (decisions in memory during an outage) at their first use.
+     */
     private Meters register(String limit) {
         RateLimitOutcome.Result[] results = RateLimitOutcome.Result.values();
         AtomicReferenceArray<Counter> requests = new AtomicReferenceArray<>(results.length);
         for (RateLimitOutcome.Result result : results) {
-            if (result != RateLimitOutcome.Result.SHADOW_REJECTED) {
+            if (result == RateLimitOutcome.Result.ALLOWED || result == RateLimitOutcome.Result.REJECTED
+                    || result == RateLimitOutcome.Result.ERROR) {
                 requests.set(result.ordinal(), counter(limit, result));
             }
         }

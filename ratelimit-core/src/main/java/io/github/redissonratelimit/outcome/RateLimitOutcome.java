@@ -16,7 +16,8 @@ import io.github.redissonratelimit.limiter.LimitState;
  * @param limiterName the limiter's name in Redis
  * @param limit rate, interval and mode
  * @param permits permits the call asked for (its fixed permits, or what its cost expression gave)
- * @param result allowed, rejected, rejected in shadow mode, or error
+ * @param result allowed, rejected, rejected in shadow mode, error, or allowed or rejected in memory while Redis
+ * gave no decision
  * @param retryAfter for a rejection, the time until the permits can be free; otherwise zero
  * @param latency time spent asking the backend, waiting included
  * @param error for {@link Result#ERROR}, what the backend threw; otherwise null
@@ -57,12 +58,14 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
                 error, newState, shadow);
     }
 
+    /** Whether the permits were taken, by Redis or, while Redis gave no decision, in memory. */
     public boolean allowed() {
-        return result == Result.ALLOWED;
+        return result == Result.ALLOWED || result == Result.LOCAL_ALLOWED;
     }
 
+    /** Whether the call was rejected, by Redis or, while Redis gave no decision, in memory. */
     public boolean rejected() {
-        return result == Result.REJECTED;
+        return result == Result.REJECTED || result == Result.LOCAL_REJECTED;
     }
 
     /** How a limit decided a call. */
@@ -81,7 +84,16 @@ public record RateLimitOutcome(String limitName, String displayName, String key,
          * A limit in shadow mode found no permits free: nothing was taken and the call ran anyway. Shadow limits
          * that find their permits are {@link #ALLOWED}.
          */
-        SHADOW_REJECTED;
+        SHADOW_REJECTED,
+
+        /**
+         * Redis gave no decision and the limit's {@code LOCAL} outage policy granted the permits from this instance's
+         * share of the rate, in memory.
+         */
+        LOCAL_ALLOWED,
+
+        /** Redis gave no decision and this instance's share of the rate, in memory, had no permits free. */
+        LOCAL_REJECTED;
 
         /** The lower-case name used in metric tags. */
         public String tag() {

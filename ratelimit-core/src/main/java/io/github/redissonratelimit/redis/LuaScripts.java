@@ -21,6 +21,8 @@ final class LuaScripts {
 
     static final String STATE = load("state");
 
+    static final String HEARTBEAT = withoutCommentLines(read("heartbeat"));
+
     private LuaScripts() {
     }
 

@@ -7,9 +7,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 
 /**
  * One {@link CircuitBreaker} per Redis master, created at the first call to it: a master that fails opens
@@ -52,21 +51,11 @@ final class MasterCircuits {
         }
     };
 
-    /** The delegate, or the Redisson backend under this library's own decorators, if it knows the masters. */
+    /** The delegate, or the first backend it wraps ({@link DelegatingRateLimitBackend}), that knows the masters. */
     static MasterLocator locatorOf(RateLimitBackend delegate) {
-        RateLimitBackend current = delegate;
-        for (int depth = 0; depth < 8; depth++) {
-            if (current instanceof MasterLocator locator) {
+        for (RateLimitBackend link : DelegatingRateLimitBackend.chain(delegate)) {
+            if (link instanceof MasterLocator locator) {
                 return locator;
-            }
-            if (current instanceof LocalRejectionCache cache) {
-                current = cache.getDelegate();
-            }
-            else if (current instanceof WaitingRateLimitBackend waiting) {
-                current = waiting.getDelegate();
-            }
-            else {
-                break;
             }
         }
         return SINGLE;

@@ -22,6 +22,7 @@ import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
@@ -42,7 +43,7 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  *
  * <p>A command that Redis runs after its caller gave up (e.g. a late answer) may still take a permit.
  */
-public final class ResilientRateLimitBackend implements RateLimitBackend {
+public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend {
 
     private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
     private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
@@ -237,6 +238,7 @@ public final class ResilientRateLimitBackend implements RateLimitBackend {
         return timeout;
     }
 
+    @Override
     public RateLimitBackend getDelegate() {
         return delegate;
     }

@@ -9,9 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
@@ -20,27 +18,19 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RedissonClients;
 
 /**
  * What one limiter costs in Redis memory, by {@code MEMORY USAGE <key> SAMPLES 0} (exact), with a full
  * window: {@code rate} grants of one permit each, the most its {@code :permits} ZSET holds. The figures
  * are printed for docs/operations.md.
  */
-@ExtendWith(RealRedisExtension.class)
 class MemoryUsageTest {
 
     @RegisterExtension
-    final RedissonClients clients = new RedissonClients();
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     @AfterEach
     void flushAfterwards() {
@@ -49,7 +39,7 @@ class MemoryUsageTest {
 
     @Test
     void aFullWindowCostsAbout120BytesPerGrantBeyond128Grants() {
-        RedissonClient client = clients.create(redis);
+        RedissonClient client = fresh.newClient();
         RateLimitBackend backend = new RedissonRateLimitBackend(client);
         LimiterNaming naming = new LimiterNaming();
         StringBuilder table = new StringBuilder();

@@ -11,9 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
@@ -27,12 +25,10 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.test.redis.CommandStats;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RedissonClients;
 import io.github.redissonratelimit.test.redis.RespClient;
 
-@ExtendWith(RealRedisExtension.class)
 /**
  * What the Redisson backend adds for issue 4's features: asynchronous acquire, giving permits back
  * exactly (and why not with {@code RRateLimiter.release}), reading the state, waiting for permits.
@@ -43,18 +39,11 @@ class RefundStateAndWaitingTest {
 
     private final LimiterNaming naming = new LimiterNaming();
     @RegisterExtension
-    final RedissonClients clients = new RedissonClients();
-    private RedisEndpoint redis;
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
-
-    private RedissonClient client() {
-        RedissonClient client = clients.create(redis);
-        return client;
+    private RateLimitBackend backend() {
+        return new RedissonRateLimitBackend(fresh.newClient());
     }
 
     private static long allowed(RateLimitBackend backend, String name, LimitSpec spec, long permits, int calls) {
@@ -67,7 +56,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void asyncAcquireDecidesLikeTheBlockingOne() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("async");
 
         int allowed = 0;
@@ -84,7 +73,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void asyncAcquireRecreatesALimiterWhoseKeysDisappeared() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("async-flushed");
         assertThat(join(backend.acquire(name, FIVE_PER_MINUTE, 1)).allowed()).isTrue();
 
@@ -117,7 +106,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void releaseGivesTheGrantBackWithoutAdmittingMoreLater() throws InterruptedException {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("refund");
         Duration window = Duration.ofSeconds(3);
         LimitSpec twoPerWindow = new LimitSpec(2, window, RateLimitMode.OVERALL);
@@ -145,7 +134,7 @@ class RefundStateAndWaitingTest {
      */
     @Test
     void redissonReleaseLeavesTheGrantSoTheLimiterLaterAdmitsMoreThanItsRate() throws InterruptedException {
-        RedissonClient client = client();
+        RedissonClient client = fresh.newClient();
         String name = naming.limiterName("redisson-release");
         Duration window = Duration.ofSeconds(3);
         RRateLimiter limiter = client.getRateLimiter(name);
@@ -172,7 +161,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void releaseOfSeveralPermitsAndPerClientLimiters() {
-        RedissonClient client = client();
+        RedissonClient client = fresh.newClient();
         RateLimitBackend backend = new RedissonRateLimitBackend(client);
         LimitSpec perClient = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.PER_CLIENT);
         String name = naming.limiterName("refund-per-client");
@@ -191,7 +180,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void releaseOfAGrantThatAlreadyExpiredAddsNothing() throws InterruptedException {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("refund-late");
         LimitSpec twoPerSecond = new LimitSpec(2, Duration.ofSeconds(1), RateLimitMode.OVERALL);
         assertThat(acquire(backend, name, twoPerSecond, 1).allowed()).isTrue();
@@ -211,7 +200,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void asyncReleaseGivesTheGrantBack() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("refund-async");
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 1, 5)).isEqualTo(5);
 
@@ -222,7 +211,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void stateReadsFreePermitsAndTheNextReturnWithoutTakingAny() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("state");
 
         assertThat(state(backend, name, FIVE_PER_MINUTE)).isEqualTo(new LimitState(5, Duration.ZERO));
@@ -238,7 +227,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void stateCountsExpiredGrantsAsFree() throws InterruptedException {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("state-expired");
         LimitSpec threePerSecond = new LimitSpec(3, Duration.ofSeconds(1), RateLimitMode.OVERALL);
         assertThat(allowed(backend, name, threePerSecond, 1, 3)).isEqualTo(3);
@@ -251,7 +240,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void waitingTakesThePermitWhenItComesBackInTime() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("wait");
         LimitSpec onePerSecond = new LimitSpec(1, Duration.ofSeconds(1), RateLimitMode.OVERALL);
         assertThat(acquire(backend, name, onePerSecond, 1).allowed()).isTrue();
@@ -263,7 +252,7 @@ class RefundStateAndWaitingTest {
 
     @Test
     void waitingRejectsAtOnceWhenThePermitComesBackTooLate() throws Exception {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = backend();
         String name = naming.limiterName("wait-too-long");
         LimitSpec onePerMinute = new LimitSpec(1, Duration.ofMinutes(1), RateLimitMode.OVERALL);
         assertThat(acquire(backend, name, onePerMinute, 1).allowed()).isTrue();

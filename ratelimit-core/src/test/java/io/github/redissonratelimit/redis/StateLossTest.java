@@ -9,9 +9,7 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
@@ -23,9 +21,8 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RedissonClients;
 
 /**
  * The free permits counter {@code {key}:value} disappears mid-run while the grants in {@code {key}:permits}
@@ -39,26 +36,14 @@ import io.github.redissonratelimit.test.redis.RedissonClients;
  * (measured below). The backend's acquire script re-creates a missing counter from the grants still in
  * the window, so the invariant free + held = rate holds right after the loss.
  */
-@ExtendWith(RealRedisExtension.class)
 class StateLossTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(1);
 
-    @RegisterExtension
-    final RedissonClients clients = new RedissonClients();
     private final LimiterNaming naming = new LimiterNaming();
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
-
-    private RedissonClient client() {
-        RedissonClient client = clients.create(redis);
-        return client;
-    }
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private static int granted(int calls, BooleanSupplier call) {
         return (int) IntStream.range(0, calls).filter(i -> call.getAsBoolean()).count();
@@ -91,7 +76,7 @@ class StateLossTest {
 
     @Test
     void redissonAloneGrantsTwiceTheRateForAsLongAsDemandLasts() throws InterruptedException {
-        RRateLimiter limiter = client().getRateLimiter(naming.limiterName("loss:redisson"));
+        RRateLimiter limiter = fresh.newClient().getRateLimiter(naming.limiterName("loss:redisson"));
         limiter.trySetRate(RateType.OVERALL, 5, INTERVAL);
 
         int[] granted = lossScenario(naming.limiterName("loss:redisson"), limiter::tryAcquire);
@@ -106,7 +91,7 @@ class StateLossTest {
 
     @Test
     void theBackendRecountsALostCounterFromTheGrantsInTheWindow() throws InterruptedException {
-        RateLimitBackend backend = new RedissonRateLimitBackend(client());
+        RateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
         LimitSpec spec = new LimitSpec(5, INTERVAL, RateLimitMode.OVERALL);
         String name = naming.limiterName("loss:backend");
         acquire(backend, "warm-up:{loss}", spec, 1); // connected, script loaded: the grants below are all at t0
@@ -123,7 +108,7 @@ class StateLossTest {
     void losingTheGrantsBreaksRedissonAloneAndTheBackendHoldsWhatTheCounterSaysIsTaken() {
         LimitSpec spec = new LimitSpec(3, Duration.ofMinutes(1), RateLimitMode.OVERALL);
         String name = naming.limiterName("loss:grants");
-        RedissonClient client = client();
+        RedissonClient client = fresh.newClient();
         RateLimitBackend backend = new RedissonRateLimitBackend(client);
         assertThat(granted(4, () -> acquire(backend, name, spec, 1).allowed())).isEqualTo(3);
 

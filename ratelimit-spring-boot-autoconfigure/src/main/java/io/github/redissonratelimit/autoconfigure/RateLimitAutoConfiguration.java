@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -25,12 +26,15 @@ import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.redis.InstanceHeartbeat;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimiters;
 
@@ -60,6 +64,9 @@ public final class RateLimitAutoConfiguration {
 
     /** Name of the decorator bean that answers known rejections from memory. */
     public static final String LOCAL_REJECTION_DECORATOR = "rateLimitLocalRejectionDecorator";
+
+    /** How long startup waits for the warm-up: scripts, eviction policy and decisions together. */
+    static final Duration WARM_UP_WAIT = Duration.ofSeconds(5);
 
     /** The executor Boot's task execution auto-configuration declares. */
     private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
@@ -116,11 +123,18 @@ public final class RateLimitAutoConfiguration {
         return new RedissonVersionCheck(resourceLoader.getClassLoader());
     }
 
-    /** Scripts in Redis's cache before the first request, so that cold-start decisions are one round trip. */
+    /**
+     * Scripts in Redis's cache and the decision path run once before the first request, so that cold-start
+     * decisions are one round trip on loaded code.
+     */
     @Bean
     @ConditionalOnMissingBean
-    RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient) {
-        return new RateLimitScriptWarmUp(redissonClient, Duration.ofSeconds(5));
+    RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient,
+            @Qualifier(REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redissonRateLimitBackend,
+            ObjectProvider<RateLimitBackend> rateLimitBackend, LimiterNaming rateLimitNaming,
+            RateLimitProperties properties) {
+        return new RateLimitScriptWarmUp(redissonClient, WARM_UP_WAIT, redissonRateLimitBackend, rateLimitBackend,
+                properties.getCircuitBreaker().getFailureThreshold(), rateLimitNaming);
     }
 
     @Bean
@@ -142,16 +156,42 @@ public final class RateLimitAutoConfiguration {
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
             LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
-            BeanFactory beanFactory, LimitOverrides rateLimitOverrides) {
+            BeanFactory beanFactory, LimitOverrides rateLimitOverrides, LocalFallback rateLimitLocalFallback) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
                 () -> rateLimitBackend.getObject());
         interceptor.setOverrides(rateLimitOverrides);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
+        interceptor.setLocalFallback(rateLimitLocalFallback);
         interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
         interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
                 && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
                         ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null);
         return interceptor;
+    }
+
+    /**
+     * What limits under the {@code local} outage policy decide with while Redis gives none. Its instance count is
+     * the heartbeat's, which starts beating only when the context has started (see {@link #rateLimitHeartbeat}).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    LocalFallback rateLimitLocalFallback(RateLimitProperties properties, ObjectProvider<InstanceCount> instances) {
+        LocalFallbackProperties local = properties.getLocalFallback();
+        InstanceCount count = new LazyInstanceCount(instances, local.getInstances());
+        return new LocalFallback(count, local.getMaxLimiters());
+    }
+
+    /** How many instances share the limits: a heartbeat in Redis, started with the context, stopped with it. */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(InstanceCount.class)
+    InstanceHeartbeat rateLimitHeartbeat(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
+            RateLimitProperties properties) {
+        LocalFallbackProperties local = properties.getLocalFallback();
+        InstanceHeartbeat heartbeat = new InstanceHeartbeat(redissonClient, rateLimitNaming,
+                local.getHeartbeatInterval(), local.getInstances());
+        heartbeat.start(Duration.ofSeconds(2));
+        return heartbeat;
     }
 
     /**
@@ -173,9 +213,11 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean(RateLimiters.class)
     RedissonRateLimiters rateLimiters(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
             RateLimitOperationSource rateLimitOperationSource, LimitOverrides rateLimitOverrides,
-            ObjectProvider<RateLimitBackend> rateLimitBackend) {
-        return new RedissonRateLimiters(redissonClient, rateLimitNaming, rateLimitOperationSource::declaredLimits,
-                rateLimitOverrides, rateLimitBackend::getIfAvailable);
+            ObjectProvider<RateLimitBackend> rateLimitBackend, ObjectProvider<LocalFallback> rateLimitLocalFallback) {
+        RedissonRateLimiters rateLimiters = new RedissonRateLimiters(redissonClient, rateLimitNaming,
+                rateLimitOperationSource::declaredLimits, rateLimitOverrides, rateLimitBackend::getIfAvailable);
+        rateLimitLocalFallback.ifAvailable(rateLimiters::setLocalFallback);
+        return rateLimiters;
     }
 
     @Bean

@@ -17,7 +17,7 @@ import io.github.redissonratelimit.redis.LimiterClock;
 
 /**
  * Configuration of {@code @RateLimit}, with its groups in {@link LimitProperties} (defaults), {@link PolicyProperties},
- * {@link LocalRejectionProperties}, {@link PipeliningProperties}, {@link CircuitBreakerProperties} and
+ * {@link LocalRejectionProperties}, {@link LocalFallbackProperties}, {@link PipeliningProperties}, {@link CircuitBreakerProperties} and
  * {@link HeadersProperties}. Validates itself when bound ({@link #validate(Object, Errors)}): wrong values fail
  * startup, all reported at once, each with a message that names the property, the value and what is expected.
  */
@@ -110,6 +110,13 @@ public class RateLimitProperties implements Validator {
     private final LocalRejectionProperties localRejection = new LocalRejectionProperties();
 
     /**
+     * Limiting in memory, at each instance's share of the rate, while Redis gives no decision (on-backend-error
+     * 'local').
+     */
+    @NestedConfigurationProperty
+    private final LocalFallbackProperties localFallback = new LocalFallbackProperties();
+
+    /**
      * Sending decisions that arrive while others wait for Redis together, in one pipeline.
      */
     @NestedConfigurationProperty
@@ -117,10 +124,11 @@ public class RateLimitProperties implements Validator {
 
     /**
      * What a limit does when Redis gives no decision within backend-timeout (it is down, slow, or skipped
-     * after repeated failures): 'allow' runs the call (fail open), 'deny' refuses it with HTTP 503 (see
-     * deny-status). @RateLimit(onBackendError = ...) overrides it per limit.
+     * after repeated failures): 'local' limits it in memory at this instance's share of the rate (see
+     * local-fallback), 'allow' runs the call (fail open), 'deny' refuses it with HTTP 503 (see deny-status).
+     * @RateLimit(onBackendError = ...) overrides it per limit.
      */
-    private BackendErrorPolicy onBackendError = BackendErrorPolicy.ALLOW;
+    private BackendErrorPolicy onBackendError = BackendErrorPolicy.LOCAL;
 
     /**
      * Longest a rate limit decision waits for Redis, whatever Redisson's own timeouts and retries are: a
@@ -214,6 +222,10 @@ public class RateLimitProperties implements Validator {
         return pipelining;
     }
 
+    public LocalFallbackProperties getLocalFallback() {
+        return localFallback;
+    }
+
     public LocalRejectionProperties getLocalRejection() {
         return localRejection;
     }
@@ -299,7 +311,7 @@ public class RateLimitProperties implements Validator {
         errors.require(keyTtl != null && !keyTtl.isNegative(), "keyTtl", keyTtl, "must be 0 (no expiry) or positive");
         errors.require(onBackendError != null && onBackendError != BackendErrorPolicy.DEFAULT, "onBackendError",
                 "'" + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'",
-                "must be 'allow' or 'deny'");
+                "must be 'local', 'allow' or 'deny'");
         errors.require(backendTimeout != null && !backendTimeout.isNegative() && !backendTimeout.isZero(),
                 "backendTimeout", backendTimeout, "must be positive, e.g. 100ms,");
         errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
@@ -307,6 +319,7 @@ public class RateLimitProperties implements Validator {
         errors.group("defaults", defaults::validateAsDefaults);
         policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
         errors.group("localRejection", localRejection::validate);
+        errors.group("localFallback", localFallback::validate);
         errors.group("pipelining", pipelining::validate);
         errors.group("circuitBreaker", circuitBreaker::validate);
         errors.group("headers", headers::validate);

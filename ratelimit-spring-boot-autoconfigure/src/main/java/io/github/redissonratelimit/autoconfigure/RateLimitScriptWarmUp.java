@@ -3,15 +3,20 @@ package io.github.redissonratelimit.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
@@ -24,6 +29,11 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
  * <p>At the same time it reads the {@code maxmemory-policy} of Redis ({@link RedisEvictionPolicy}) and logs one
  * WARN when a full Redis would evict limiter keys, or one INFO when the policy cannot be read (e.g. {@code CONFIG}
  * disabled). That answer is awaited within the same {@code wait}; a later one is still logged when it comes.
+ *
+ * <p>Then, within what is left of {@code wait}, it runs real decisions on a throwaway limiter through the Redisson
+ * backend and its decorators ({@link WarmUpDecisions}): scripts in Redis's cache are not enough for a fresh JVM,
+ * whose first decisions otherwise also load and interpret the whole decision path while the first requests come
+ * in, and miss the 100 ms {@code ratelimit.backend-timeout} (see {@code docs/operations.md#warm-start}).
  */
 public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
 
@@ -31,18 +41,42 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
 
     private final RedissonClient redisson;
     private final Duration wait;
+    private final ObjectProvider<RateLimitBackend> redissonBackend;
+    private final ObjectProvider<RateLimitBackend> backend;
+    private final int failureThreshold;
+    private final LimiterNaming naming;
 
+    /** Scripts and eviction policy only, no decisions. */
     public RateLimitScriptWarmUp(RedissonClient redisson, Duration wait) {
+        this(redisson, wait, null, null, 0, null);
+    }
+
+    /**
+     * @param redissonBackend the {@link RateLimitAutoConfiguration#REDISSON_BACKEND} bean: decisions are warmed up
+     * when it is a {@link RedissonRateLimitBackend}
+     * @param backend the composed backend: warmed up too when it wraps {@code redissonBackend}
+     * @param failureThreshold {@code ratelimit.circuit-breaker.failure-threshold}: the warm-up sends fewer
+     * decisions than that through the circuit breaker
+     * @param naming the key prefix of the throwaway limiter
+     */
+    public RateLimitScriptWarmUp(RedissonClient redisson, Duration wait, ObjectProvider<RateLimitBackend> redissonBackend,
+            ObjectProvider<RateLimitBackend> backend, int failureThreshold, LimiterNaming naming) {
         this.redisson = redisson;
         this.wait = wait;
+        this.redissonBackend = redissonBackend;
+        this.backend = backend;
+        this.failureThreshold = failureThreshold;
+        this.naming = naming;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
         long deadline = System.nanoTime() + wait.toNanos();
         CompletableFuture<List<RedisEvictionPolicy>> eviction = readEvictionPolicy();
+        boolean loaded = false;
         try {
             RedissonRateLimitBackend.loadScripts(redisson).toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            loaded = true;
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
@@ -52,7 +86,54 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
             logger.warn("Could not load the rate limit scripts into Redis within " + wait + " at startup ("
                     + ex.getClass().getSimpleName() + "); the first decisions will load them");
         }
+        if (loaded) {
+            warmUpDecisions(deadline);
+        }
         awaitEvictionPolicy(eviction, deadline);
+    }
+
+    /** Real decisions, when Redis answered the script load (a Redis that does not must not open the circuit). */
+    private void warmUpDecisions(long deadline) {
+        WarmUpDecisions decisions = decisions();
+        if (decisions == null) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            Duration first = decisions.run(deadline);
+            if (logger.isDebugEnabled()) {
+                logger.debug("Warmed up the rate limit decision path in " + Duration.ofNanos(System.nanoTime() - start)
+                        .toMillis() + "ms (first decision " + first.toMillis() + "ms)");
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (TimeoutException ex) {
+            logger.info("Could not warm up the rate limit decisions within " + wait + " at startup; the first "
+                    + "requests' decisions may be slower");
+        }
+        catch (Exception ex) {
+            Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+            logger.info("Could not warm up the rate limit decisions at startup (" + cause.getClass().getSimpleName()
+                    + "); the first requests' decisions may be slower");
+            logger.debug("Warm-up decision failed", cause);
+        }
+    }
+
+    private WarmUpDecisions decisions() {
+        if (redissonBackend == null || naming == null) {
+            return null;
+        }
+        RateLimitBackend redissonOne = redissonBackend.getIfAvailable();
+        if (!(redissonOne instanceof RedissonRateLimitBackend redissonRateLimitBackend)) {
+            return null; // an application's own backend: its decisions are not ours to make
+        }
+        RateLimitBackend composed = backend != null ? backend.getIfUnique() : null;
+        boolean wraps = composed != null && composed != redissonOne
+                && DelegatingRateLimitBackend.chain(composed).contains(redissonOne);
+        return new WarmUpDecisions(redisson, redissonRateLimitBackend, wraps ? composed : null, failureThreshold,
+                naming);
     }
 
     private CompletableFuture<List<RedisEvictionPolicy>> readEvictionPolicy() {

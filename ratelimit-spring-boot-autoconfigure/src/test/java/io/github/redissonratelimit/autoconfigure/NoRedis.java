@@ -15,7 +15,8 @@ import org.redisson.client.codec.Codec;
 /**
  * A {@link RedissonClient} with no Redis behind it, for the tests of conditions and wiring, which start no Redis.
  * It is a bean to the auto-configuration, never a connection: it tells its id, and the script warm-up at startup
- * finds nothing to load. A test that sends a decision through it has no business in a condition test.
+ * finds nothing to load (its warm-up decisions fail at once, one INFO line, before any decorator sees them). A test
+ * that sends a decision through it has no business in a condition test.
  */
 public final class NoRedis {
 

@@ -191,16 +191,19 @@ class RateLimitAutoConfigurationTest {
         });
     }
 
-    /** What {@code ratelimit.on-backend-error}, {@code backend-timeout} and {@code circuit-breaker.*} default to. */
+    /**
+     * What {@code ratelimit.on-backend-error}, {@code backend-timeout} and {@code circuit-breaker.*} default to: since
+     * the outage policy {@code local} exists, it is the default (the issue on degraded operation asks for it).
+     */
     @Test
-    void defaultsFailOpenWithinOneHundredMilliseconds() {
+    void defaultsLimitLocallyWithinOneHundredMilliseconds() {
         withRedisson().run(context -> {
             // the flood shortcut outermost (it costs no Redis call), the deadline and circuit breaker around Redis
             assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(LocalRejectionCache.class,
                     cache -> assertThat(cache.getDelegate()).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
                             backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100))));
             assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())
-                    .isEqualTo(BackendErrorPolicy.ALLOW);
+                    .isEqualTo(BackendErrorPolicy.LOCAL);
             RateLimitProperties properties = context.getBean(RateLimitProperties.class);
             assertThat(properties.getDenyStatus()).isEqualTo(503);
             assertThat(properties.getCircuitBreaker().getFailureThreshold()).isEqualTo(5);
@@ -210,7 +213,13 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void badOutageValuesFailStartupNamingTheProperty() {
-        assertStartupFails("ratelimit.on-backend-error=default", "ratelimit.on-backend-error must be 'allow' or 'deny'");
+        assertStartupFails("ratelimit.on-backend-error=default",
+                "ratelimit.on-backend-error must be 'local', 'allow' or 'deny'");
+        assertStartupFails("ratelimit.local-fallback.instances=-1", "ratelimit.local-fallback.instances must be 0");
+        assertStartupFails("ratelimit.local-fallback.heartbeat-interval=10ms",
+                "ratelimit.local-fallback.heartbeat-interval must be at least 100ms");
+        assertStartupFails("ratelimit.local-fallback.max-limiters=0",
+                "ratelimit.local-fallback.max-limiters must be at least 1");
         assertStartupFails("ratelimit.backend-timeout=0ms", "ratelimit.backend-timeout must be positive");
         assertStartupFails("ratelimit.deny-status=200", "ratelimit.deny-status must be an HTTP error status");
         assertStartupFails("ratelimit.circuit-breaker.failure-threshold=0",

@@ -6,9 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -21,7 +20,7 @@ import io.github.redissonratelimit.admin.RateLimiters.ResetResult;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
@@ -29,16 +28,11 @@ import io.github.redissonratelimit.test.redis.RedisEndpoint;
  * through one reaches the other, what the other remembers included, and an override reaches an instance started
  * later. Counted with what Redis holds and with each instance's local rejection cache, not with the clock.
  */
-@ExtendWith(RealRedisExtension.class)
 class RateLimitersTwoInstancesTest {
 
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private ApplicationContextRunner instance() {
         return new ApplicationContextRunner()

@@ -10,9 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -25,31 +23,23 @@ import io.github.redissonratelimit.redis.KeyStyle;
 import io.github.redissonratelimit.redis.LimiterClock;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RedissonClients;
 
 /**
  * Each of the backend's Redisson calls on Redisson 3: the acquire script alone and in a pipeline (a batch), the
  * state read and the refund (the three scripts, with both reply types), for both clocks.
  */
-@ExtendWith(RealRedisExtension.class)
 class BackendScriptsTest {
 
     private static final LimitSpec TEN_PER_MINUTE = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
     @RegisterExtension
-    final RedissonClients clients = new RedissonClients();
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private RedissonRateLimitBackend backend(LimiterClock clock) {
-        return new RedissonRateLimitBackend(clients.create(redis), new BackendOptions(1_000, Duration.ofHours(1),
+        return new RedissonRateLimitBackend(fresh.newClient(), new BackendOptions(1_000, Duration.ofHours(1),
                 ConfigChangePolicy.UPDATE, 2, 64, clock));
     }
 

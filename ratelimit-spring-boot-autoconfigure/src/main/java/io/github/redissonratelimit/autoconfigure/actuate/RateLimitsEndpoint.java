@@ -22,7 +22,6 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.lang.Nullable;
 
 import io.github.redissonratelimit.admin.RateLimiters;
-import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.LimitOverride;
@@ -105,18 +104,21 @@ public class RateLimitsEndpoint {
         if (logicalKey == null) {
             return new LimitStateDescriptor(declared, null, null, null, null);
         }
+        LimitState state = rateLimiters != null ? rateLimiters.state(name, logicalKey) : declaredState(operation,
+                logicalKey);
         String limiterName = naming.limiterName(logicalKey);
-        LimitOverride override = rateLimiters == null ? null : rateLimiters.overrides().get(operation.name());
-        LimitSpec spec = override == null ? operation.spec() : override.spec(operation.spec().mode());
-        LimitState state;
+        return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),
+                state.nextPermitIn().toMillis());
+    }
+
+    /** Without {@link RateLimiters} there are no overrides: the declared limit is the one in force. */
+    private LimitState declaredState(RateLimitOperation operation, String logicalKey) {
         try {
-            state = backend.state(limiterName, spec).toCompletableFuture().join();
+            return backend.state(naming.limiterName(logicalKey), operation.spec()).toCompletableFuture().join();
         }
         catch (CompletionException ex) {
             throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
         }
-        return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),
-                state.nextPermitIn().toMillis());
     }
 
     /**

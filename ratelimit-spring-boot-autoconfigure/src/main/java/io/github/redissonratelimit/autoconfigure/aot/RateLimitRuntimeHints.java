@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitConditionException;
+import io.github.redissonratelimit.RateLimitEvaluationException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
@@ -34,6 +35,8 @@ public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
         reflection.registerType(RateLimitExceededException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitBackendUnavailableException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(LimitSpec.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+        // the getters both share are declared by their base: registering a subclass does not reach them
+        reflection.registerType(RateLimitEvaluationException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitKeyException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(RateLimitConditionException.class, MemberCategory.INVOKE_PUBLIC_METHODS);
         reflection.registerType(InvalidRateLimitException.class, MemberCategory.INVOKE_PUBLIC_METHODS);

@@ -1,7 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.health;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -14,38 +12,54 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import org.redisson.api.RedissonClient;
-import org.springframework.util.ReflectionUtils;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.resilience.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
- * What the {@code ratelimit} health indicator reports, independent of the Spring Boot generation that shows it:
+ * What the {@code ratelimit} health indicator reports, independent of the Spring Boot generation that shows it
+ * (the thin adapters are {@link RateLimitHealthIndicator} for Spring Boot 3's Actuator and
+ * {@link RateLimitHealthContributor} for Spring Boot 4's {@code spring-boot-health}):
  * the circuit breaker in front of Redis, the outage policy in force while it is open, the {@code maxmemory-policy}
  * of each Redis master, the latency of the recent decisions and what outages cost so far.
  *
  * <p>The details, in order: {@code circuit} ({@code CLOSED}, {@code OPEN} or {@code HALF_OPEN}; {@code none} when
  * the backend has no circuit breaker), {@code onBackendError} (the default outage policy, {@code allow} or
  * {@code deny}; a limit may override it), {@code backendTimeout}, {@code backendFailures} and {@code skippedCalls}
- * (since start), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
+ * (since start), {@code localFallback} (the local outage policy: whether this instance decides in memory now, the
+ * instance count each rate is divided by and where it comes from, how many times it switched), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
  * {@code redis}: per master ({@code host:port}), its {@code maxmemoryPolicy} ({@code unknown} when it could not be
  * read, with the {@code problem}) and whether it {@code evictsLimiterKeys}. Per-master entries are where per-master
  * state goes as it comes.
  *
- * <p>{@link #degraded()}: the circuit is not closed, so Redis is skipped or probed and calls get the outage policy.
+ * <p>{@link Report#degraded()}: the circuit is not closed, so Redis is skipped or probed and calls get the outage
+ * policy; {@link Report#status()} is then {@value #DEGRADED} instead of {@value #UP}.
+ *
+ * <p>{@link #report()} is the one place that computes the details; a new detail (e.g. a per-master state) goes
+ * there, or into the per-master map of {@code redis()}, and both adapters show it.
  */
 public final class RateLimitHealth {
+
+    /** The status code while the circuit is closed. */
+    public static final String UP = "UP";
+
+    /** The status code while Redis is skipped or probed after repeated failures. */
+    public static final String DEGRADED = "DEGRADED";
+
+    /** The description of {@link #DEGRADED}. */
+    public static final String DEGRADED_DESCRIPTION = "Redis gives no rate limit decisions; the outage policy applies";
 
     private final Supplier<RateLimitBackend> backend;
     private final Supplier<RedissonClient> redisson;
     private final BackendErrorPolicy onBackendError;
     private final RecentDecisionLatency latency;
     private final Duration redisWait;
+    private volatile Supplier<LocalFallback> localFallback = () -> null;
 
     /**
      * @param backend the composed backend, looked up per report
@@ -62,6 +76,11 @@ public final class RateLimitHealth {
         this.redisWait = redisWait;
     }
 
+    /** The local outage policy whose state the report shows ({@code localFallback}); none when not set. */
+    public void setLocalFallback(Supplier<LocalFallback> localFallback) {
+        this.localFallback = localFallback;
+    }
+
     /** One report: whether the limiter is degraded, and the details. */
     public Report report() {
         Map<String, Object> details = new LinkedHashMap<>();
@@ -73,6 +92,15 @@ public final class RateLimitHealth {
             details.put("backendTimeout", resilience.getTimeout().toMillis() + "ms");
             details.put("backendFailures", resilience.getFailureCount());
             details.put("skippedCalls", resilience.getSkippedCount());
+        }
+        LocalFallback local = localFallback.get();
+        if (local != null) {
+            Map<String, Object> fallback = new LinkedHashMap<>();
+            fallback.put("active", local.isActive());
+            fallback.put("instances", local.getInstances().instances());
+            fallback.put("instancesFrom", local.getInstances().source());
+            fallback.put("activations", local.getActivationCount());
+            details.put("localFallback", fallback);
         }
         details.put("latency", latency());
         details.put("redis", redis());
@@ -133,39 +161,11 @@ public final class RateLimitHealth {
     }
 
     /**
-     * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()} (the
-     * convention of this library's decorators); null when there is none (e.g. a backend of the application's own).
+     * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()}
+     * ({@link DelegatingRateLimitBackend}); null when there is none (e.g. a backend of the application's own).
      */
     static ResilientRateLimitBackend resilience(RateLimitBackend backend) {
-        RateLimitBackend current = backend;
-        for (int depth = 0; current != null && depth < 16; depth++) {
-            if (current instanceof ResilientRateLimitBackend resilient) {
-                return resilient;
-            }
-            current = delegate(current);
-        }
-        return null;
-    }
-
-    private static RateLimitBackend delegate(RateLimitBackend backend) {
-        if (backend instanceof LocalRejectionCache cache) {
-            return cache.getDelegate();
-        }
-        if (backend instanceof WaitingRateLimitBackend waiting) {
-            return waiting.getDelegate();
-        }
-        // a decorator of another module or of the application that follows the same convention
-        Method getDelegate = ReflectionUtils.findMethod(backend.getClass(), "getDelegate");
-        if (getDelegate == null || !Modifier.isPublic(getDelegate.getModifiers())
-                || !RateLimitBackend.class.isAssignableFrom(getDelegate.getReturnType())) {
-            return null;
-        }
-        try {
-            return (RateLimitBackend) getDelegate.invoke(backend);
-        }
-        catch (ReflectiveOperationException | RuntimeException ex) {
-            return null;
-        }
+        return DelegatingRateLimitBackend.find(backend, ResilientRateLimitBackend.class);
     }
 
     /**
@@ -173,5 +173,10 @@ public final class RateLimitHealth {
      * @param details what the health endpoint shows
      */
     public record Report(boolean degraded, Map<String, Object> details) {
+
+        /** {@value RateLimitHealth#DEGRADED} when degraded, else {@value RateLimitHealth#UP}. */
+        public String status() {
+            return degraded ? DEGRADED : UP;
+        }
     }
 }

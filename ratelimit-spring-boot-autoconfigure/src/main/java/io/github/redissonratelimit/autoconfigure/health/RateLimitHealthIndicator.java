@@ -14,13 +14,13 @@ import org.springframework.boot.actuate.health.Status;
  * out of the aggregate and answers HTTP 200 for it unless configured otherwise, so the application's own status
  * stays what its other indicators say; to let it count, add it to
  * {@code management.endpoint.health.status.order} (and map it with
- * {@code management.endpoint.health.status.http-mapping.degraded}).
+ * {@code management.endpoint.health.status.http-mapping.degraded}). Spring Boot 4's counterpart is
+ * {@link RateLimitHealthContributor}.
  */
 public final class RateLimitHealthIndicator implements HealthIndicator {
 
     /** The status while Redis is skipped or probed after repeated failures. */
-    public static final Status DEGRADED = new Status("DEGRADED",
-            "Redis gives no rate limit decisions; the outage policy applies");
+    public static final Status DEGRADED = new Status(RateLimitHealth.DEGRADED, RateLimitHealth.DEGRADED_DESCRIPTION);
 
     private final RateLimitHealth health;
 

@@ -10,13 +10,15 @@ import org.springframework.context.annotation.Bean;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
 
 /**
  * The rate limiter's meters in the application's {@link MeterRegistry}, when Micrometer is present and the rate
  * limiter is active: {@code ratelimit.requests} and {@code ratelimit.backend.latency} ({@link RateLimitMetrics},
  * told every decision) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
- * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages).
+ * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages), and the
+ * {@code ratelimit.local.*} meters of the local outage policy ({@link LocalFallbackMetrics}).
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
@@ -29,6 +31,13 @@ public final class RateLimitMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry) {
         return new RateLimitMetrics(meterRegistry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(LocalFallback.class)
+    LocalFallbackMetrics rateLimitLocalFallbackMetrics(LocalFallback rateLimitLocalFallback) {
+        return new LocalFallbackMetrics(rateLimitLocalFallback);
     }
 
     /** Takes the registry lazily, as it may be created after the backend that reports to this listener. */

@@ -9,9 +9,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import java.security.Principal;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -21,22 +21,18 @@ import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /** The writes of {@code /actuator/ratelimits} over HTTP, on a real Redis: resets and overrides, with their logs. */
-@ExtendWith({ RealRedisExtension.class, OutputCaptureExtension.class })
+@ExtendWith(OutputCaptureExtension.class)
 class RateLimitsEndpointWritesTest {
 
     private static final Principal ALICE = () -> "alice";
 
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private WebApplicationContextRunner runner() {
         return RateLimitsEndpointTest.webApplication(redis).withPropertyValues("ratelimit.backend-timeout=5s")

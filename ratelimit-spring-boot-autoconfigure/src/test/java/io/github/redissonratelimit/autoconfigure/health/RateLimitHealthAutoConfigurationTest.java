@@ -12,6 +12,7 @@ import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.util.ClassUtils;
 
 import io.github.redissonratelimit.autoconfigure.NoRedis;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
@@ -58,6 +59,30 @@ class RateLimitHealthAutoConfigurationTest {
                 assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitHealthIndicator.class));
         runner.withPropertyValues("management.health.defaults.enabled=false", "management.health.ratelimit.enabled=true")
                 .run(context -> assertThat(context).hasSingleBean(RateLimitHealthIndicator.class));
+    }
+
+    /**
+     * A Boot 3.5 application, which has no {@code spring-boot-health} (this module's tests run without it, as the
+     * Boot 4 module is only compile-only here): the Boot 4 auto-configuration backs off, the Boot 3 one applies,
+     * and without Actuator neither does; the context starts either way.
+     */
+    @Test
+    void onBoot3TheBoot4IndicatorBacksOff() {
+        ApplicationContextRunner both = runner.withConfiguration(
+                AutoConfigurations.of(RateLimitHealthContributorAutoConfiguration.class));
+        assertThat(ClassUtils.isPresent(RateLimitHealthContributorAutoConfiguration.BOOT4_HEALTH_INDICATOR, null))
+                .as("spring-boot-health is not on this module's test class path").isFalse();
+        // RateLimitHealthContributor itself cannot even be loaded here: its interface is missing
+        both.run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(RateLimitHealthIndicator.class)
+                    .hasSingleBean(RateLimitHealth.class);
+            assertThat(context.getBean(RateLimitHealthAutoConfiguration.HEALTH_INDICATOR))
+                    .isInstanceOf(RateLimitHealthIndicator.class);
+        });
+        both.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+                "org.springframework.boot.health")).run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(RateLimitHealthIndicator.class).doesNotHaveBean(RateLimitHealth.class)
+                        .doesNotHaveBean(RecentDecisionLatency.class));
     }
 
     @Test

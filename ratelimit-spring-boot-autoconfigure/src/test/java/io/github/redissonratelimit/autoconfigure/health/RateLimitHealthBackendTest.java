@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.autoconfigure.TestBackends;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
@@ -25,7 +26,7 @@ class RateLimitHealthBackendTest {
     }
 
     @Test
-    void findsItBehindADecoratorThatFollowsTheGetDelegateConvention() {
+    void findsItBehindADecoratorOfAnotherModuleThatSaysWhatItWraps() {
         assertThat(RateLimitHealth.resilience(new LocalRejectionCache(conventional(resilient), 10)))
                 .isSameAs(resilient);
     }
@@ -37,8 +38,8 @@ class RateLimitHealthBackendTest {
     }
 
     /**
-     * A decorator of another module: a public {@code getDelegate()}, nothing else known about it (a proxy, so that
-     * it holds whatever shape {@link RateLimitBackend}'s methods have).
+     * A decorator of another module: a {@link DelegatingRateLimitBackend}, nothing else known about it (a proxy, so
+     * that it holds whatever shape {@link RateLimitBackend}'s methods have).
      */
     private static RateLimitBackend conventional(RateLimitBackend delegate) {
         return (RateLimitBackend) Proxy.newProxyInstance(RateLimitHealthBackendTest.class.getClassLoader(),
@@ -50,8 +51,6 @@ class RateLimitHealthBackendTest {
                 });
     }
 
-    public interface Delegating extends RateLimitBackend {
-
-        RateLimitBackend getDelegate();
+    public interface Delegating extends DelegatingRateLimitBackend {
     }
 }

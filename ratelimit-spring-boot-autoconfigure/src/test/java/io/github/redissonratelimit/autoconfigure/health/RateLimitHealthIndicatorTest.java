@@ -87,11 +87,14 @@ class RateLimitHealthIndicatorTest {
             Health health = health(context);
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             Map<String, Object> details = health.getDetails();
-            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "allow")
+            assertThat(details).containsEntry("circuit", "CLOSED").containsEntry("onBackendError", "local")
                     .containsEntry("backendTimeout", "100ms").containsEntry("backendFailures", 0L)
                     .containsEntry("skippedCalls", 0L);
             assertThat(details.keySet()).containsExactly("circuit", "onBackendError", "backendTimeout",
-                    "backendFailures", "skippedCalls", "latency", "redis");
+                    "backendFailures", "skippedCalls", "localFallback", "latency", "redis");
+            // instances: this context, and any other of the test JVM still beating on the same Redis
+            assertThat(map(details.get("localFallback"))).containsEntry("active", false).containsKey("instances")
+                    .containsEntry("instancesFrom", "the heartbeat in Redis").containsEntry("activations", 0L);
 
             Map<String, Object> latency = map(details.get("latency"));
             assertThat(latency).containsEntry("decisions", 3)

@@ -82,7 +82,7 @@ class BackendUnavailableProblemTest {
         }
 
         @GetMapping("/orders/list")
-        @RateLimit(key = "'order:list:' + #userId", rate = 2, interval = 60)
+        @RateLimit(key = "'order:list:' + #userId", rate = 2, interval = 60, onBackendError = BackendErrorPolicy.ALLOW)
         public String list(@RequestParam String userId) {
             return "orders";
         }

@@ -7,9 +7,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -27,20 +26,15 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /** The 429 problem response of Spring MVC, on a real Redis; when the handler exists is in {@link RateLimitWebMvcAutoConfigurationTest}. */
-@ExtendWith(RealRedisExtension.class)
 class RateLimitProblemHandlerTest {
 
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private WebApplicationContextRunner runner() {
         return new WebApplicationContextRunner()

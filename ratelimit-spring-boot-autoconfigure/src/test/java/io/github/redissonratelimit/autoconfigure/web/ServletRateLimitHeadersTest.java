@@ -15,9 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -37,20 +36,15 @@ import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.CommandStats;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /** Rate limit headers of Spring MVC responses, on a real Redis. */
-@ExtendWith(RealRedisExtension.class)
 class ServletRateLimitHeadersTest {
 
-    private RedisEndpoint redis;
-
-    @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-    }
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
 
     private WebApplicationContextRunner runner() {
         return new WebApplicationContextRunner()

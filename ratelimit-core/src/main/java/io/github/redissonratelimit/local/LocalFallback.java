@@ -1,0 +1,198 @@
+package io.github.redissonratelimit.local;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+
+/**
+ * The {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#LOCAL local} outage policy: while Redis
+ * gives no decision, this instance limits in memory to its share of each rate ({@link InstanceCount#shareOf}),
+ * so that the instances together stay at the rate.
+ *
+ * <h2>Why the window holds across the switch</h2>
+ * Every grant Redis makes to this instance is also written to the limiter's {@link LocalWindow}, so when Redis
+ * stops answering, the local decisions continue the window this instance was already in, instead of starting
+ * with a full bucket (which would grant up to twice the rate in the window that spans the outage). The other way
+ * round, Redis does not know the grants made meanwhile: until they leave the window, a limiter that has some
+ * keeps to the local share before it asks Redis. With requests spread evenly over the instances, the grants of
+ * any window stay at the rate; an uneven spread lets through at most the difference between what the busiest
+ * instance took from Redis and its share.
+ *
+ * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept, each for one interval after its last grant,
+ * each holding at most its share of grants. A limiter dropped from memory starts an outage with a full share.
+ *
+ * <p>One WARN when this instance starts deciding without Redis, one INFO when Redis answers again after no local
+ * decision was needed for a while ({@code quietPeriod}).
+ */
+public final class LocalFallback {
+
+    private static final Log logger = LogFactory.getLog(LocalFallback.class);
+
+    private final InstanceCount instances;
+    private final Cache<String, LocalWindow> windows;
+    private final LongSupplier nanoClock;
+    private final long quietNanos;
+    private final AtomicBoolean active = new AtomicBoolean();
+    private final LongAdder allowed = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder activations = new LongAdder();
+    private volatile long lastLocalDecision;
+
+    public LocalFallback(InstanceCount instances, long maxLimiters) {
+        this(instances, maxLimiters, Duration.ofSeconds(1), System::nanoTime);
+    }
+
+    LocalFallback(InstanceCount instances, long maxLimiters, Duration quietPeriod, LongSupplier nanoClock) {
+        if (maxLimiters < 1) {
+            throw new IllegalArgumentException("maxLimiters must be at least 1 but was " + maxLimiters);
+        }
+        this.instances = Objects.requireNonNull(instances, "instances");
+        this.nanoClock = nanoClock;
+        this.quietNanos = quietPeriod.toNanos();
+        this.windows = Caffeine.newBuilder().maximumSize(maxLimiters).expireAfter(new OneIntervalAfterUse())
+                .ticker(nanoClock::getAsLong).build();
+    }
+
+    /** Redis granted {@code permits} to this instance: they count against its share if Redis goes away. */
+    public void grantedByRedis(String limiterName, LimitSpec spec, long permits) {
+        LocalWindow window = window(limiterName, spec);
+        window.granted(permits, shareOf(spec), spec.interval().toNanos(), nanoClock.getAsLong());
+        if (active.get()) {
+            redisAnswered();
+        }
+    }
+
+    /** Redis answered (e.g. a rejection): what ends local limiting once no local decision is needed any more. */
+    public void redisAnswered() {
+        if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
+            logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
+                    + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
+        }
+    }
+
+    /**
+     * A decision without Redis: the permits are granted when they fit in this instance's share of the window.
+     * The rejection's retry-after is when they will fit; its state is what the share has left.
+     */
+    public Decision decide(String limiterName, LimitSpec spec, long permits) {
+        long now = nanoClock.getAsLong();
+        lastLocalDecision = now;
+        if (!active.get() && active.compareAndSet(false, true)) {
+            activations.increment();
+            logger.warn("Redis gives no rate limit decision; each instance limits in memory to its share of every "
+                    + "rate until Redis answers again (1/" + instances.instances() + ", instances from "
+                    + instances.source() + "; ratelimit.local-fallback.instances fixes it)");
+        }
+        LocalWindow window = window(limiterName, spec);
+        long share = shareOf(spec);
+        long intervalNanos = spec.interval().toNanos();
+        long wait = window.tryTake(permits, share, intervalNanos, now);
+        long left = Math.max(0, share - window.held(intervalNanos, now));
+        if (wait == 0) {
+            allowed.increment();
+            return Decision.allow(new LimitState(left, Duration.ZERO));
+        }
+        rejected.increment();
+        return Decision.reject(Duration.ofNanos(wait), new LimitState(left, Duration.ofNanos(wait)));
+    }
+
+    /**
+     * After an outage, while the limiter still holds grants Redis does not know: the rejection the share gives
+     * before Redis is asked, or null when Redis may decide (the share has room, or there were no such grants).
+     */
+    public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
+        LocalWindow window = windows.getIfPresent(limiterName);
+        if (window == null) {
+            return null;
+        }
+        long now = nanoClock.getAsLong();
+        if (!window.holdsOutageGrants(now)) {
+            return null;
+        }
+        long wait = window.waitFor(permits, shareOf(spec), spec.interval().toNanos(), now);
+        if (wait == 0) {
+            return null;
+        }
+        rejected.increment();
+        return Decision.reject(Duration.ofNanos(wait), new LimitState(0, Duration.ofNanos(wait)));
+    }
+
+    /** A grant of a call that did not pass was given back. */
+    public void released(String limiterName, long permits) {
+        LocalWindow window = windows.getIfPresent(limiterName);
+        if (window != null) {
+            window.release(permits);
+        }
+    }
+
+    /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
+    public void forget(Predicate<String> limiterNames) {
+        windows.asMap().keySet().removeIf(limiterNames);
+    }
+
+    /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */
+    private LocalWindow window(String limiterName, LimitSpec spec) {
+        LocalWindow window = windows.getIfPresent(limiterName);
+        return window != null ? window : windows.get(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
+    }
+
+    /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */
+    public long shareOf(LimitSpec spec) {
+        return spec.mode() == RateLimitMode.PER_CLIENT ? spec.rate() : instances.shareOf(spec.rate());
+    }
+
+    /** Whether this instance is deciding without Redis now. */
+    public boolean isActive() {
+        return active.get();
+    }
+
+    public InstanceCount getInstances() {
+        return instances;
+    }
+
+    /** Decisions made without Redis since start. */
+    public long getAllowedCount() {
+        return allowed.sum();
+    }
+
+    public long getRejectedCount() {
+        return rejected.sum();
+    }
+
+    /** How many times this instance started deciding without Redis. */
+    public long getActivationCount() {
+        return activations.sum();
+    }
+
+    private static final class OneIntervalAfterUse implements Expiry<String, LocalWindow> {
+
+        @Override
+        public long expireAfterCreate(String key, LocalWindow value, long currentTime) {
+            return value.keptNanos;
+        }
+
+        @Override
+        public long expireAfterUpdate(String key, LocalWindow value, long currentTime, long currentDuration) {
+            return value.keptNanos;
+        }
+
+        @Override
+        public long expireAfterRead(String key, LocalWindow value, long currentTime, long currentDuration) {
+            return value.keptNanos;
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.github.redissonratelimit.local;
+
+/**
+ * The grants this instance made on one limiter in the last interval, through Redis or on its own, as a log of
+ * (time, permits) oldest first: the in-memory twin of the limiter's grants ZSET, restricted to this instance.
+ *
+ * <p>Only the newest grants that add up to the instance's share are kept: a grant older than those cannot
+ * change a decision, since the share is full until the oldest kept one leaves the window anyway. Memory is
+ * therefore bounded by the share, whatever Redis granted this instance.
+ */
+final class LocalWindow {
+
+    /** How long the window is kept after its last use: the interval it was made for. */
+    final long keptNanos;
+    private long[] times = new long[4];
+    private long[] permits = new long[4];
+    private int head;
+    private int size;
+    private long held;
+    /** When the last grant made without Redis leaves the window; until then Redis's grants must fit the share too. */
+    private long outageGrantsUntil;
+    private boolean outageGrants;
+
+    LocalWindow(long keptNanos) {
+        this.keptNanos = keptNanos;
+    }
+
+    /**
+     * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}.
+     * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
+     */
+    synchronized long tryTake(long wanted, long share, long intervalNanos, long now) {
+        long wait = waitFor(wanted, share, intervalNanos, now);
+        if (wait == 0) {
+            add(now, wanted, share);
+            outageGrantsUntil = now + intervalNanos;
+            outageGrants = true;
+        }
+        return wait;
+    }
+
+    /** A grant Redis made to this instance. */
+    synchronized void granted(long wanted, long share, long intervalNanos, long now) {
+        expire(now - intervalNanos);
+        add(now, wanted, share);
+    }
+
+    /**
+     * Whether grants made without Redis are still in the window: Redis does not know them, so until they leave
+     * it this instance keeps to its share even when Redis answers.
+     */
+    synchronized boolean holdsOutageGrants(long now) {
+        // nanoTime values are compared by their difference only: they may be negative and wrap
+        if (outageGrants && now - outageGrantsUntil >= 0) {
+            outageGrants = false;
+        }
+        return outageGrants;
+    }
+
+    /** The nanoseconds until {@code wanted} permits fit in the share; 0 when they fit now. */
+    synchronized long waitFor(long wanted, long share, long intervalNanos, long now) {
+        expire(now - intervalNanos);
+        if (wanted > share) {
+            return intervalNanos;
+        }
+        long excess = held + wanted - share;
+        for (int i = 0; i < size && excess > 0; i++) {
+            int at = (head + i) % times.length;
+            excess -= permits[at];
+            if (excess <= 0) {
+                return Math.max(1, times[at] + intervalNanos - now);
+            }
+        }
+        return 0;
+    }
+
+    /** Gives back the newest grant of exactly {@code given} permits (a call that did not pass), if still held. */
+    synchronized void release(long given) {
+        for (int i = size - 1; i >= 0; i--) {
+            int at = (head + i) % times.length;
+            if (permits[at] == given) {
+                for (int j = i; j < size - 1; j++) {
+                    int to = (head + j) % times.length;
+                    int from = (head + j + 1) % times.length;
+                    times[to] = times[from];
+                    permits[to] = permits[from];
+                }
+                size--;
+                held -= given;
+                return;
+            }
+        }
+    }
+
+    synchronized long held(long intervalNanos, long now) {
+        expire(now - intervalNanos);
+        return held;
+    }
+
+    private void add(long now, long wanted, long share) {
+        if (size == times.length) {
+            grow();
+        }
+        int at = (head + size) % times.length;
+        times[at] = now;
+        permits[at] = wanted;
+        size++;
+        held += wanted;
+        while (size > 1 && held - permits[head] >= share) {
+            dropOldest();
+        }
+    }
+
+    private void expire(long cutoff) {
+        while (size > 0 && times[head] - cutoff <= 0) {
+            dropOldest();
+        }
+    }
+
+    private void dropOldest() {
+        held -= permits[head];
+        head = (head + 1) % times.length;
+        size--;
+    }
+
+    private void grow() {
+        long[] newTimes = new long[times.length * 2];
+        long[] newPermits = new long[times.length * 2];
+        for (int i = 0; i < size; i++) {
+            newTimes[i] = times[(head + i) % times.length];
+            newPermits[i] = permits[(head + i) % times.length];
+        }
+        times = newTimes;
+        permits = newPermits;
+        head = 0;
+    }
+}

@@ -1,0 +1,93 @@
+package io.github.redissonratelimit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.redis.InstanceHeartbeat;
+import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+/** The {@code local} outage policy as auto-configured: the heartbeat counts the instances on a real Redis. */
+@ExtendWith(RealRedisExtension.class)
+class LocalFallbackAutoConfigurationRedisTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class, AopAutoConfiguration.class))
+            .withPropertyValues("ratelimit.local-fallback.heartbeat-interval=100ms");
+
+    private RedisEndpoint redis;
+
+    @BeforeEach
+    void setUp(RedisEndpoint redis) {
+        this.redis = redis;
+        redis.flushAll();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class RedissonConfig {
+        @Bean(destroyMethod = "shutdown")
+        RedissonClient redissonClient(RedisEndpoint redis) {
+            return redis.newRedissonClient();
+        }
+    }
+
+    private ApplicationContextRunner withRedis() {
+        return runner.withBean(RedisEndpoint.class, () -> redis).withUserConfiguration(RedissonConfig.class);
+    }
+
+    @Test
+    void twoInstancesCountEachOtherAndTheShareIsHalfTheRate() {
+        withRedis().run(first -> withRedis().run(second -> {
+            LocalFallback fallback = first.getBean(RateLimitInterceptor.class).getLocalFallback();
+            assertThat(fallback).isSameAs(first.getBean(LocalFallback.class));
+            awaitInstances(first, 2);
+            awaitInstances(second, 2);
+            assertThat(fallback.getInstances().instances()).isEqualTo(2);
+            long shares = fallback.getInstances().shareOf(5)
+                    + second.getBean(LocalFallback.class).getInstances().shareOf(5);
+            assertThat(shares).as("the ranks split the remainder").isEqualTo(5);
+            try (RespClient cli = redis.cli()) {
+                assertThat(cli.command("ZCARD", "ratelimit-instances:{rate_limit:}")).isEqualTo(2L);
+            }
+        }));
+        try (RespClient cli = redis.cli()) {
+            assertThat(cli.command("ZCARD", "ratelimit-instances:{rate_limit:}"))
+                    .as("a closed context takes itself out of the count").isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void aFixedInstanceCountWinsOverTheHeartbeat() {
+        withRedis().withPropertyValues("ratelimit.local-fallback.instances=4").run(context -> {
+            InstanceCount count = context.getBean(LocalFallback.class).getInstances();
+            assertThat(count.instances()).isEqualTo(4);
+            assertThat(count.source()).isEqualTo("ratelimit.local-fallback.instances");
+            assertThat(context.getBean(InstanceHeartbeat.class).instances()).isEqualTo(4);
+        });
+    }
+
+    private static void awaitInstances(ConfigurableApplicationContext context, int expected) throws InterruptedException {
+        InstanceHeartbeat heartbeat = context.getBean(InstanceHeartbeat.class);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (heartbeat.instances() != expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(heartbeat.instances()).isEqualTo(expected);
+    }
+}
