@@ -24,9 +24,12 @@ import org.redisson.config.Config;
  * {@code RedisNodes.CLUSTER} API fails to decode Redis 7's reply on Redisson 3.24 (an empty metadata map per node),
  * and does not say which node of a range is the master.
  *
- * <p>The map is read again {@link #REFRESH_NANOS every two seconds} while decisions come (or the masters are
- * read), and soon after a failed decision, without ever blocking a caller: until the first answer, every limiter
- * belongs to {@link #UNKNOWN}. The question goes to every master of the last map at once (routed by a key of
+ * <p>The map is read again soon after a failed decision (a slot may have moved to a promoted replica), and when
+ * the masters are read ({@link #masters()}, the per-master circuit states) if it is older than two seconds; never
+ * while decisions succeed, so that a healthy cluster sees no command but the decisions' own, and never blocking a
+ * caller. Until the first answer (asked again every two seconds while decisions come), every limiter belongs to
+ * {@link #UNKNOWN}. A slot map left stale by a resharding or a manual failover still groups the slots as before,
+ * under the old master's name, until the next failure or read. The question goes to every master of the last map at once (routed by a key of
  * one of its slots; the first answer wins), so that a dead master does not hold it up; the first one goes to the
  * masters of a few keys spread over the slots.
  */
@@ -74,9 +77,12 @@ final class ClusterMasters {
 
     /** The master of {@code limiterName}'s slot. */
     String masterOf(String limiterName) {
-        refresh(REFRESH_NANOS);
         String[] owners = ownerBySlot;
-        String owner = owners == null ? null : owners[LimiterNaming.slotOf(limiterName)];
+        if (owners == null) {
+            refresh(REFRESH_NANOS);
+            return UNKNOWN;
+        }
+        String owner = owners[LimiterNaming.slotOf(limiterName)];
         return owner != null ? owner : UNKNOWN;
     }
 
