@@ -63,10 +63,21 @@ final class ClusterMasters {
     private volatile String[] ownerBySlot;
     private volatile Set<String> masters = Set.of();
     private volatile long refreshedAt = System.nanoTime() - REFRESH_NANOS;
+    /** Done once every question of the first refresh was answered (or failed), or after half a second. */
+    private final CompletableFuture<Void> firstMap = new CompletableFuture<Void>()
+            .completeOnTimeout(null, 500, TimeUnit.MILLISECONDS);
 
     ClusterMasters(RedissonClient redisson) {
         this.scripts = redisson.getScript(StringCodec.INSTANCE);
         refresh(0);
+    }
+
+    /**
+     * Done once the first slot map is known (or could not be had soon): the first decisions wait for it, so that
+     * they already count per master, and so that its questions are over before the decisions' traffic begins.
+     */
+    CompletableFuture<Void> firstMap() {
+        return firstMap;
     }
 
     /** The masters of {@code redisson}'s cluster; null when it is not in cluster mode (one master). */
@@ -115,6 +126,7 @@ final class ClusterMasters {
     private void ask(List<String> routingKeys) {
         if (routingKeys.isEmpty()) {
             refreshing.set(false);
+            firstMap.complete(null);
             return;
         }
         AtomicBoolean answered = new AtomicBoolean();
@@ -138,8 +150,11 @@ final class ClusterMasters {
                         refreshing.set(false);
                     }
                 }
-                else if (pending.decrementAndGet() == 0 && !answered.get()) {
-                    refreshing.set(false);
+                if (pending.decrementAndGet() == 0) {
+                    if (!answered.get()) {
+                        refreshing.set(false);
+                    }
+                    firstMap.complete(null);
                 }
             });
         }

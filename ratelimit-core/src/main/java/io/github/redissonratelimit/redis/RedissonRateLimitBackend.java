@@ -95,6 +95,13 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      */
     @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        if (clusterMasters != null && !clusterMasters.firstMap().isDone()) {
+            return clusterMasters.firstMap().thenCompose(ignored -> decide(limiterName, spec, permits));
+        }
+        return decide(limiterName, spec, permits);
+    }
+
+    private CompletableFuture<Decision> decide(String limiterName, LimitSpec spec, long permits) {
         // a spec other than the one checked last (another tier, a limit overridden at runtime) is checked again, so
         // that the script applies the change under ratelimit.on-config-change as it does for a redeployed limit
         boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
