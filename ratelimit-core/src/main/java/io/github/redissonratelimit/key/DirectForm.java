@@ -14,9 +14,16 @@ import org.springframework.expression.spel.ast.VariableReference;
  * context per call: a parameter ({@code #userId}, {@code #p0}) and a concatenation of text literals and parameters
  * ({@code 'order:submit:' + #userId}). An argument whose text SpEL might write differently (null, or a type
  * other than {@link String}, the boxed integers, {@link Boolean}, {@link Character} and {@link UUID}) sends the
- * call to SpEL, which then decides exactly as without this shortcut; so does a sum of two parameters.
+ * call to SpEL, which then decides exactly as without this shortcut; so do a sum of two parameters and a text longer
+ * than SpEL concatenates.
  */
 final class DirectForm {
+
+    /**
+     * SpEL refuses a concatenation longer than this ({@code EL1078E}, {@code OpPlus}); such a key goes to SpEL so that
+     * it fails as it would without the shortcut (HTTP 400 for the caller).
+     */
+    static final int SPEL_MAX_CONCATENATION = 100_000;
 
     /** Returned by {@link #evaluate} when SpEL must evaluate the call. */
     static final Object NOT_DIRECT = new Object();
@@ -95,6 +102,9 @@ final class DirectForm {
                     return NOT_DIRECT;
                 }
                 text.append(value);
+            }
+            if (text.length() > SPEL_MAX_CONCATENATION) {
+                return NOT_DIRECT;
             }
         }
         return text.toString();

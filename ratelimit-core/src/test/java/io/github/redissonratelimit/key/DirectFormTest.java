@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.key;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -65,5 +66,26 @@ class DirectFormTest {
         assertThat(DirectForm.of(new SpelExpressionParser().parseRaw("'u:' + #userId").getAST(), names, 3)).isNotNull();
         assertThat(DirectForm.of(new SpelExpressionParser().parseRaw("#userId").getAST(), null, 3))
                 .as("no parameter names: only #p0/#a0").isNull();
+    }
+
+    @Test
+    void aTextLongerThanSpelConcatenatesGoesToSpelWhichRefusesIt() throws Exception {
+        Method method = DirectFormTest.class.getDeclaredMethod("target", Object.class, Object.class, long.class);
+        String[] names = { "userId", "region", "count" };
+        SpelExpression expression = new SpelExpressionParser().parseRaw("'user:' + #userId");
+        DirectForm form = DirectForm.of(expression.getAST(), names, 3);
+        for (int length : new int[] { DirectForm.SPEL_MAX_CONCATENATION - 5, DirectForm.SPEL_MAX_CONCATENATION - 4 }) {
+            Object[] args = { "x".repeat(length), null, 1L };
+            KeyEvaluationContext context = new KeyEvaluationContext(
+                    new KeyExpressionRoot(method, args, null, DirectFormTest.class), names, null);
+            Object shortcut = form.evaluate(args);
+            if (length + 5 <= DirectForm.SPEL_MAX_CONCATENATION) {
+                assertThat(shortcut).isEqualTo(expression.getValue(context));
+            }
+            else {
+                assertThat(shortcut).isSameAs(DirectForm.NOT_DIRECT);
+                assertThatThrownBy(() -> expression.getValue(context)).hasMessageContaining("EL1078E");
+            }
+        }
     }
 }
