@@ -27,8 +27,8 @@ import io.github.redissonratelimit.limiter.LimitState;
  * Every grant Redis makes to this instance is also written to the limiter's {@link LocalWindow}, so when Redis
  * stops answering, the local decisions continue the window this instance was already in, instead of starting
  * with a full bucket (which would grant up to twice the rate in the window that spans the outage). The other way
- * round, Redis does not know the grants made meanwhile: until they leave the window, a limiter that has some
- * keeps to the local share before it asks Redis. With requests spread evenly over the instances, the grants of
+ * round, Redis does not know the grants made meanwhile, by this instance or the others: for one interval after its
+ * last decision in memory, a limiter keeps to the local share before it asks Redis. With requests spread evenly over the instances, the grants of
  * any window stay at the rate; an uneven spread lets through at most the difference between what the busiest
  * instance took from Redis and its share.
  *
@@ -111,8 +111,9 @@ public final class LocalFallback {
     }
 
     /**
-     * After an outage, while the limiter still holds grants Redis does not know: the rejection the share gives
-     * before Redis is asked, or null when Redis may decide (the share has room, or there were no such grants).
+     * After an outage, for one interval after the limiter's last decision in memory (Redis does not know the grants
+     * of that time): the rejection the share gives before Redis is asked, or null when Redis may decide (the share
+     * has room, or the limiter was not decided in memory within the interval).
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
         LocalWindow window = windows.getIfPresent(limiterName);
@@ -120,7 +121,7 @@ public final class LocalFallback {
             return null;
         }
         long now = nanoClock.getAsLong();
-        if (!window.holdsOutageGrants(now)) {
+        if (!window.decidedLocallyWithinInterval(now)) {
             return null;
         }
         long wait = window.waitFor(permits, shareOf(spec), spec.interval().toNanos(), now);

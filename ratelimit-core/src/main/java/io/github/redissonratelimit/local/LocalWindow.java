@@ -17,9 +17,12 @@ final class LocalWindow {
     private int head;
     private int size;
     private long held;
-    /** When the last grant made without Redis leaves the window; until then Redis's grants must fit the share too. */
-    private long outageGrantsUntil;
-    private boolean outageGrants;
+    /**
+     * One interval after the last decision made without Redis: until then Redis's grants must fit the share too, as
+     * Redis does not know what the instances granted meanwhile.
+     */
+    private long localUntil;
+    private boolean local;
 
     LocalWindow(long keptNanos) {
         this.keptNanos = keptNanos;
@@ -33,9 +36,10 @@ final class LocalWindow {
         long wait = waitFor(wanted, share, intervalNanos, now);
         if (wait == 0) {
             add(now, wanted, share);
-            outageGrantsUntil = now + intervalNanos;
-            outageGrants = true;
         }
+        // a rejection counts too: the other instances may have granted on this limiter meanwhile
+        localUntil = now + intervalNanos;
+        local = true;
         return wait;
     }
 
@@ -46,15 +50,16 @@ final class LocalWindow {
     }
 
     /**
-     * Whether grants made without Redis are still in the window: Redis does not know them, so until they leave
-     * it this instance keeps to its share even when Redis answers.
+     * Whether this limiter was decided without Redis within the last interval: the grants of that time (this
+     * instance's and the others') are unknown to Redis, so until they leave the window this instance keeps to its
+     * share even when Redis answers.
      */
-    synchronized boolean holdsOutageGrants(long now) {
+    synchronized boolean decidedLocallyWithinInterval(long now) {
         // nanoTime values are compared by their difference only: they may be negative and wrap
-        if (outageGrants && now - outageGrantsUntil >= 0) {
-            outageGrants = false;
+        if (local && now - localUntil >= 0) {
+            local = false;
         }
-        return outageGrants;
+        return local;
     }
 
     /** The nanoseconds until {@code wanted} permits fit in the share; 0 when they fit now. */

@@ -10,12 +10,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.local.TwoInstances.Answer;
+import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedisSentinelProcess;
 
 /**
  * The {@code LOCAL} outage policy over a real failover: two instances, requests spread evenly over them, the
- * Sentinel master SIGKILLed under load. Grants must stay within 1.1 x the rate in every window, and the
+ * Sentinel master, or the cluster master of some of the keys, SIGKILLed under load. Grants must stay within 1.1 x the rate in every window, and the
  * instances together must grant (nearly) what one exact limiter would have.
  */
 class LocalOutagePolicyTest {
@@ -45,6 +47,32 @@ class LocalOutagePolicyTest {
             drive(app, users, tick, start, Duration.ofNanos(System.nanoTime() - start).plus(Duration.ofSeconds(5)));
 
             assertAtTheRate(app, "Sentinel failover after " + failoverMillis + " ms");
+        }
+    }
+
+    @Test
+    void aKilledClusterMasterKeepsEveryKeyAtItsRateAndGrantsWhatTheLimitWould() throws Exception {
+        List<String> users = List.of("ann", "bob", "cid", "dan", "eve", "fay");
+        try (RedisClusterProcess cluster = RedisClusterProcess.start(3, 1, false);
+                TwoInstances app = new TwoInstances(cluster::newRedissonClient, DEADLINE)) {
+            app.awaitBothCounted();
+            int shard = cluster.nodeOf(new LimiterNaming().limiterName("detail"));
+            long onKilled = users.stream().filter(user -> cluster.nodeOf(
+                    new LimiterNaming().limiterName("submit:" + user)) == shard).count();
+            int tick = 0;
+            long start = System.nanoTime();
+            tick = drive(app, users, tick, start, Duration.ofSeconds(4));
+            cluster.killMaster(shard);
+            long killedAt = System.nanoTime();
+            Thread failover = new Thread(() -> cluster.awaitPromotion(shard, Duration.ofSeconds(30)));
+            failover.start();
+            while (failover.isAlive()) {
+                tick = drive(app, users, tick, start, Duration.ofNanos(System.nanoTime() - start).plus(TICK));
+            }
+            long failoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
+            drive(app, users, tick, start, Duration.ofNanos(System.nanoTime() - start).plus(Duration.ofSeconds(5)));
+            assertAtTheRate(app, "Cluster master of shard " + shard + " killed (the detail page and " + onKilled
+                    + " of 6 users on it), promotion after " + failoverMillis + " ms");
         }
     }
 

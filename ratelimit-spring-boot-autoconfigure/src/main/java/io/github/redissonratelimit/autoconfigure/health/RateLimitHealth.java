@@ -19,6 +19,7 @@ import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.resilience.MasterLocator;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
@@ -34,8 +35,8 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
  * (since start), {@code localFallback} (the local outage policy: whether this instance decides in memory now, the
  * instance count each rate is divided by and where it comes from, how many times it switched), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
  * {@code redis}: per master ({@code host:port}), its {@code maxmemoryPolicy} ({@code unknown} when it could not be
- * read, with the {@code problem}) and whether it {@code evictsLimiterKeys}. Per-master entries are where per-master
- * state goes as it comes.
+ * read, with the {@code problem}), whether it {@code evictsLimiterKeys} and, on a Redis Cluster, the {@code circuit} of
+ * that master ({@code circuit} at the top is then the worst of them).
  *
  * <p>{@link Report#degraded()}: the circuit is not closed, so Redis is skipped or probed and calls get the outage
  * policy; {@link Report#status()} is then {@value #DEGRADED} instead of {@value #UP}.
@@ -103,7 +104,7 @@ public final class RateLimitHealth {
             details.put("localFallback", fallback);
         }
         details.put("latency", latency());
-        details.put("redis", redis());
+        details.put("redis", redis(resilience != null ? resilience.getMasterStates() : Map.of()));
         return new Report(circuit != null && circuit != CircuitState.CLOSED, details);
     }
 
@@ -121,12 +122,27 @@ public final class RateLimitHealth {
         return details;
     }
 
-    private Map<String, Object> redis() {
+    /** Per master: its eviction policy and, on a Redis Cluster, the state of its own circuit. */
+    private Map<String, Object> redis(Map<String, CircuitState> circuits) {
         Map<String, Object> masters = new LinkedHashMap<>();
         RedissonClient client = redisson.get();
         if (client == null) {
             return masters;
         }
+        masters.putAll(evictionPolicies(client));
+        circuits.forEach((master, state) -> {
+            if (!master.equals(MasterLocator.SINGLE_MASTER)) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> details = (Map<String, Object>) masters.computeIfAbsent(master,
+                        address -> new LinkedHashMap<String, Object>());
+                details.put("circuit", state.name());
+            }
+        });
+        return masters;
+    }
+
+    private Map<String, Object> evictionPolicies(RedissonClient client) {
+        Map<String, Object> masters = new LinkedHashMap<>();
         List<RedisEvictionPolicy> policies;
         try {
             policies = RedisEvictionPolicy.read(client).get(redisWait.toMillis(), TimeUnit.MILLISECONDS);

@@ -1,6 +1,8 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
@@ -15,14 +17,15 @@ import io.github.redissonratelimit.resilience.CircuitState;
 /**
  * Counts what Redis outages cost: {@code ratelimit.backend.failures} (decisions Redis failed or did not
  * give in time, tagged with the exception), {@code ratelimit.backend.skipped} (calls that did not try
- * Redis because the circuit was open) and the gauge {@code ratelimit.backend.circuit.open} (1 while Redis
- * is skipped or probed, else 0). The registry is looked up on first use, so that this listener can be
+ * Redis because the circuit was open) and the gauge {@code ratelimit.backend.circuit.open} (1 while Redis, or on a
+ * Redis Cluster any master, is skipped or probed, else 0). The registry is looked up on first use, so that this listener can be
  * created before the application's {@link MeterRegistry}.
  */
 public final class RateLimitBackendMetrics implements RateLimitListener {
 
     private final ObjectProvider<MeterRegistry> registries;
     private final AtomicInteger open = new AtomicInteger();
+    private final Set<String> notClosed = ConcurrentHashMap.newKeySet();
     private volatile MeterRegistry registry;
 
     public RateLimitBackendMetrics(ObjectProvider<MeterRegistry> registries) {
@@ -55,9 +58,16 @@ public final class RateLimitBackendMetrics implements RateLimitListener {
         }
     }
 
+    /** With one circuit per Redis Cluster master, the gauge is 1 while any of them is not closed. */
     @Override
-    public void onCircuitStateChange(CircuitState from, CircuitState to) {
-        open.set(to == CircuitState.CLOSED ? 0 : 1);
+    public void onCircuitStateChange(String master, CircuitState from, CircuitState to) {
+        if (to == CircuitState.CLOSED) {
+            notClosed.remove(master);
+        }
+        else {
+            notClosed.add(master);
+        }
+        open.set(notClosed.isEmpty() ? 0 : 1);
         registry();
     }
 
