@@ -197,7 +197,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
                     + "(last: " + LogSafe.text(describe(circuit.lastFailure())) + "); skipping " + (single ? "Redis" : "it")
                     + " for " + circuit.breaker().openDuration().toMillis() + "ms at a time until it answers again. "
                     + "Meanwhile each limit " + (single ? "" : "whose keys it holds ")
-                    + "applies its on-backend-error policy (allow or deny).");
+                    + "applies its on-backend-error policy (local, allow or deny).");
         }
         else if (to == CircuitState.CLOSED) {
             logger.info(redis + " answers rate limit decisions again; limits apply normally.");
