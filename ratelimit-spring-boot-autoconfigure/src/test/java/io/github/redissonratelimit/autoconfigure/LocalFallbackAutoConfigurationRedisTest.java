@@ -7,13 +7,10 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.redisson.api.RedissonClient;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.local.InstanceCount;
@@ -39,16 +36,9 @@ class LocalFallbackAutoConfigurationRedisTest {
         redis.flushAll();
     }
 
-    @Configuration(proxyBeanMethods = false)
-    static class RedissonConfig {
-        @Bean(destroyMethod = "shutdown")
-        RedissonClient redissonClient(RedisEndpoint redis) {
-            return redis.newRedissonClient();
-        }
-    }
-
     private ApplicationContextRunner withRedis() {
-        return runner.withBean(RedisEndpoint.class, () -> redis).withUserConfiguration(RedissonConfig.class);
+        return runner.withBean(RedisEndpoint.class, () -> redis)
+                .withUserConfiguration(RateLimitAutoConfigurationRedisTest.RedissonConfig.class);
     }
 
     @Test
