@@ -229,14 +229,15 @@ abstract class RateLimitAspectSupport {
             local[index] = true;
             return CompletableFuture.completedFuture(before);
         }
-        return ask(call).handle((decision, ex) -> {
+        CompletableFuture<Decision> asked = ask(call).toCompletableFuture();
+        if (asked.isDone() && !asked.isCompletedExceptionally()) {
+            // answered already (e.g. a rejection from memory): no stage of its own
+            seenByRedis(fallback, call, asked.join());
+            return asked;
+        }
+        return asked.handle((decision, ex) -> {
             if (ex == null) {
-                if (decision.allowed()) {
-                    fallback.grantedByRedis(call.limiterName(), operation.spec(), call.permits());
-                }
-                else {
-                    fallback.redisAnswered();
-                }
+                seenByRedis(fallback, call, decision);
                 return decision;
             }
             Throwable error = unwrap(ex);
@@ -246,6 +247,15 @@ abstract class RateLimitAspectSupport {
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });
+    }
+
+    private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {
+        if (decision.allowed()) {
+            fallback.grantedByRedis(call.limiterName(), call.operation().spec(), call.permits());
+        }
+        else {
+            fallback.redisAnswered();
+        }
     }
 
     private CompletionStage<Decision> ask(LimitCall call) {

@@ -1,15 +1,14 @@
 package io.github.redissonratelimit.local;
 
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -32,8 +31,9 @@ import io.github.redissonratelimit.limiter.LimitState;
  * any window stay at the rate; an uneven spread lets through at most the difference between what the busiest
  * instance took from Redis and its share.
  *
- * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept, each for one interval after its last grant,
- * each holding at most its share of grants. A limiter dropped from memory starts an outage with a full share.
+ * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
+ * any), each holding at most its share of grants and about {@value LocalWindow#GRANULES} entries. A limiter dropped
+ * from memory starts an outage with a full share. Recording a grant costs a map lookup and a few field writes.
  *
  * <p>One WARN when this instance starts deciding without Redis, one INFO when Redis answers again after no local
  * decision was needed for a while ({@code quietPeriod}).
@@ -43,7 +43,9 @@ public final class LocalFallback {
     private static final Log logger = LogFactory.getLog(LocalFallback.class);
 
     private final InstanceCount instances;
-    private final Cache<String, LocalWindow> windows;
+    private final ConcurrentHashMap<String, LocalWindow> windows = new ConcurrentHashMap<>();
+    private final long maxLimiters;
+    private final AtomicBoolean evicting = new AtomicBoolean();
     private final LongSupplier nanoClock;
     private final long quietNanos;
     private final AtomicBoolean active = new AtomicBoolean();
@@ -63,14 +65,14 @@ public final class LocalFallback {
         this.instances = Objects.requireNonNull(instances, "instances");
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
-        this.windows = Caffeine.newBuilder().maximumSize(maxLimiters).expireAfter(new OneIntervalAfterUse())
-                .ticker(nanoClock::getAsLong).build();
+        this.maxLimiters = maxLimiters;
     }
 
     /** Redis granted {@code permits} to this instance: they count against its share if Redis goes away. */
     public void grantedByRedis(String limiterName, LimitSpec spec, long permits) {
-        LocalWindow window = window(limiterName, spec);
-        window.granted(permits, shareOf(spec), spec.interval().toNanos(), nanoClock.getAsLong());
+        long now = nanoClock.getAsLong();
+        LocalWindow window = window(limiterName, spec, now);
+        window.granted(permits, shareOf(spec), spec.interval().toNanos(), now);
         if (active.get()) {
             redisAnswered();
         }
@@ -97,7 +99,7 @@ public final class LocalFallback {
                     + "rate until Redis answers again (1/" + instances.instances() + ", instances from "
                     + instances.source() + "; ratelimit.local-fallback.instances fixes it)");
         }
-        LocalWindow window = window(limiterName, spec);
+        LocalWindow window = window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
         long wait = window.tryTake(permits, share, intervalNanos, now);
@@ -116,11 +118,12 @@ public final class LocalFallback {
      * has room, or the limiter was not decided in memory within the interval).
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
-        LocalWindow window = windows.getIfPresent(limiterName);
+        LocalWindow window = windows.get(limiterName);
         if (window == null) {
             return null;
         }
         long now = nanoClock.getAsLong();
+        window.used(now);
         if (!window.decidedLocallyWithinInterval(now)) {
             return null;
         }
@@ -134,7 +137,7 @@ public final class LocalFallback {
 
     /** A grant of a call that did not pass was given back. */
     public void released(String limiterName, long permits) {
-        LocalWindow window = windows.getIfPresent(limiterName);
+        LocalWindow window = windows.get(limiterName);
         if (window != null) {
             window.release(permits);
         }
@@ -142,13 +145,43 @@ public final class LocalFallback {
 
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     public void forget(Predicate<String> limiterNames) {
-        windows.asMap().keySet().removeIf(limiterNames);
+        windows.keySet().removeIf(limiterNames);
     }
 
     /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */
-    private LocalWindow window(String limiterName, LimitSpec spec) {
-        LocalWindow window = windows.getIfPresent(limiterName);
-        return window != null ? window : windows.get(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
+    private LocalWindow window(String limiterName, LimitSpec spec, long now) {
+        LocalWindow window = windows.get(limiterName);
+        if (window == null) {
+            window = windows.computeIfAbsent(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
+            if (windows.size() > maxLimiters) {
+                evict(now);
+            }
+        }
+        window.used(now);
+        return window;
+    }
+
+    /**
+     * Drops the windows unused for longer than their interval (they hold no grant any more), then, if that was not
+     * enough, any until a tenth of the bound is free: each sweep frees room for many limiters, so its cost spreads
+     * over them. Concurrent callers do not wait for it.
+     */
+    private void evict(long now) {
+        if (!evicting.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            windows.values().removeIf(window -> window.unusedFor(now));
+            long target = maxLimiters - Math.max(1, maxLimiters / 10);
+            Iterator<String> names = windows.keySet().iterator();
+            while (windows.size() > target && names.hasNext()) {
+                names.next();
+                names.remove();
+            }
+        }
+        finally {
+            evicting.set(false);
+        }
     }
 
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */
@@ -177,23 +210,5 @@ public final class LocalFallback {
     /** How many times this instance started deciding without Redis. */
     public long getActivationCount() {
         return activations.sum();
-    }
-
-    private static final class OneIntervalAfterUse implements Expiry<String, LocalWindow> {
-
-        @Override
-        public long expireAfterCreate(String key, LocalWindow value, long currentTime) {
-            return value.keptNanos;
-        }
-
-        @Override
-        public long expireAfterUpdate(String key, LocalWindow value, long currentTime, long currentDuration) {
-            return value.keptNanos;
-        }
-
-        @Override
-        public long expireAfterRead(String key, LocalWindow value, long currentTime, long currentDuration) {
-            return value.keptNanos;
-        }
     }
 }

@@ -5,10 +5,15 @@ package io.github.redissonratelimit.local;
  * (time, permits) oldest first: the in-memory twin of the limiter's grants ZSET, restricted to this instance.
  *
  * <p>Only the newest grants that add up to the instance's share are kept: a grant older than those cannot
- * change a decision, since the share is full until the oldest kept one leaves the window anyway. Memory is
- * therefore bounded by the share, whatever Redis granted this instance.
+ * change a decision, since the share is full until the oldest kept one leaves the window anyway. Grants less than
+ * {@value #GRANULES}th of the interval apart share one entry, stamped with the later time (so they are held at most
+ * that much longer than exact, never shorter): at most about {@value #GRANULES} entries per interval, whatever the
+ * rate, and no allocation per grant.
  */
 final class LocalWindow {
+
+    /** Entries per interval at most (besides the share's bound): what a grant's time is rounded up to. */
+    static final int GRANULES = 256;
 
     /** How long the window is kept after its last use: the interval it was made for. */
     final long keptNanos;
@@ -24,8 +29,13 @@ final class LocalWindow {
     private long localUntil;
     private boolean local;
 
+    private final long granuleNanos;
+    /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
+    private long lastUse;
+
     LocalWindow(long keptNanos) {
         this.keptNanos = keptNanos;
+        this.granuleNanos = keptNanos / GRANULES;
     }
 
     /**
@@ -41,6 +51,15 @@ final class LocalWindow {
         localUntil = now + intervalNanos;
         local = true;
         return wait;
+    }
+
+    void used(long now) {
+        lastUse = now;
+    }
+
+    /** Whether no grant is held any more: unused for longer than the interval it was made for. */
+    boolean unusedFor(long now) {
+        return now - lastUse > keptNanos;
     }
 
     /** A grant Redis made to this instance. */
@@ -79,19 +98,22 @@ final class LocalWindow {
         return 0;
     }
 
-    /** Gives back the newest grant of exactly {@code given} permits (a call that did not pass), if still held. */
+    /** Gives back {@code given} permits of the newest grant that holds as many (a call that did not pass). */
     synchronized void release(long given) {
         for (int i = size - 1; i >= 0; i--) {
             int at = (head + i) % times.length;
-            if (permits[at] == given) {
-                for (int j = i; j < size - 1; j++) {
-                    int to = (head + j) % times.length;
-                    int from = (head + j + 1) % times.length;
-                    times[to] = times[from];
-                    permits[to] = permits[from];
-                }
-                size--;
+            if (permits[at] >= given) {
+                permits[at] -= given;
                 held -= given;
+                if (permits[at] == 0) {
+                    for (int j = i; j < size - 1; j++) {
+                        int to = (head + j) % times.length;
+                        int from = (head + j + 1) % times.length;
+                        times[to] = times[from];
+                        permits[to] = permits[from];
+                    }
+                    size--;
+                }
                 return;
             }
         }
@@ -103,6 +125,16 @@ final class LocalWindow {
     }
 
     private void add(long now, long wanted, long share) {
+        if (size > 0) {
+            int newest = (head + size - 1) % times.length;
+            if (now - times[newest] < granuleNanos) {
+                times[newest] = now;
+                permits[newest] += wanted;
+                held += wanted;
+                trim(share);
+                return;
+            }
+        }
         if (size == times.length) {
             grow();
         }
@@ -111,6 +143,10 @@ final class LocalWindow {
         permits[at] = wanted;
         size++;
         held += wanted;
+        trim(share);
+    }
+
+    private void trim(long share) {
         while (size > 1 && held - permits[head] >= share) {
             dropOldest();
         }
