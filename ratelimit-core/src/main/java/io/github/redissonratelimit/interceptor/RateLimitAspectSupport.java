@@ -223,39 +223,7 @@ abstract class RateLimitAspectSupport {
         if (operation.shadow() || policyOf(operation) != BackendErrorPolicy.LOCAL) {
             return ask(call);
         }
-        LocalFallback fallback = localFallback;
-        Decision before = fallback.rejectionBeforeRedis(call.limiterName(), operation.spec(), call.permits());
-        if (before != null) {
-            local[index] = true;
-            return CompletableFuture.completedFuture(before);
-        }
-        CompletableFuture<Decision> asked = ask(call).toCompletableFuture();
-        if (asked.isDone() && !asked.isCompletedExceptionally()) {
-            // answered already (e.g. a rejection from memory): no stage of its own
-            seenByRedis(fallback, call, asked.join());
-            return asked;
-        }
-        return asked.handle((decision, ex) -> {
-            if (ex == null) {
-                seenByRedis(fallback, call, decision);
-                return decision;
-            }
-            Throwable error = unwrap(ex);
-            if (error instanceof RateLimitBackendUnavailableException) {
-                local[index] = true;
-                return fallback.decide(call.limiterName(), operation.spec(), call.permits());
-            }
-            throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
-        });
-    }
-
-    private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {
-        if (decision.allowed()) {
-            fallback.grantedByRedis(call.limiterName(), call.operation().spec(), call.permits());
-        }
-        else {
-            fallback.redisAnswered();
-        }
+        return LocalPolicyDecisions.ask(localFallback, call, () -> ask(call), local, index);
     }
 
     private CompletionStage<Decision> ask(LimitCall call) {

@@ -1,0 +1,63 @@
+package io.github.redissonratelimit.interceptor;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+
+/**
+ * A limit under the {@code LOCAL} outage policy: asked through its {@link LocalFallback}, which holds it to this
+ * instance's share for a while after an outage, decides in memory when Redis gives no decision, and records what
+ * Redis granted. Marks the decisions made in memory for the caller.
+ */
+final class LocalPolicyDecisions {
+
+    private LocalPolicyDecisions() {
+    }
+
+    /**
+     * @param redis asks the backend
+     * @param local set at {@code index} when the decision is made in memory (before the stage completes)
+     */
+    static CompletionStage<Decision> ask(LocalFallback fallback, LimitCall call, Supplier<CompletionStage<Decision>> redis,
+            boolean[] local, int index) {
+        RateLimitOperation operation = call.operation();
+        Decision before = fallback.rejectionBeforeRedis(call.limiterName(), operation.spec(), call.permits());
+        if (before != null) {
+            local[index] = true;
+            return CompletableFuture.completedFuture(before);
+        }
+        CompletableFuture<Decision> asked = redis.get().toCompletableFuture();
+        if (asked.isDone() && !asked.isCompletedExceptionally()) {
+            // answered already (e.g. a rejection from memory): no stage of its own
+            seenByRedis(fallback, call, asked.join());
+            return asked;
+        }
+        return asked.handle((decision, ex) -> {
+            if (ex == null) {
+                seenByRedis(fallback, call, decision);
+                return decision;
+            }
+            Throwable error = RateLimitAspectSupport.unwrap(ex);
+            if (error instanceof RateLimitBackendUnavailableException) {
+                local[index] = true;
+                return fallback.decide(call.limiterName(), operation.spec(), call.permits());
+            }
+            throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
+        });
+    }
+
+    private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {
+        if (decision.allowed()) {
+            fallback.grantedByRedis(call.limiterName(), call.operation().spec(), call.permits());
+        }
+        else {
+            fallback.redisAnswered();
+        }
+    }
+}
