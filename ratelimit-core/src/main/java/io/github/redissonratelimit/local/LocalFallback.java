@@ -119,11 +119,11 @@ public final class LocalFallback {
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
         LocalWindow window = windows.get(limiterName);
-        if (window == null) {
+        // in steady state no limiter was decided in memory: no clock read (the grant that follows reads it)
+        if (window == null || !window.everDecidedLocally()) {
             return null;
         }
         long now = nanoClock.getAsLong();
-        window.used(now);
         if (!window.decidedLocallyWithinInterval(now)) {
             return null;
         }

@@ -27,7 +27,7 @@ final class LocalWindow {
      * Redis does not know what the instances granted meanwhile.
      */
     private long localUntil;
-    private boolean local;
+    private volatile boolean local;
 
     private final long granuleNanos;
     /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
@@ -73,6 +73,14 @@ final class LocalWindow {
      * instance's and the others') are unknown to Redis, so until they leave the window this instance keeps to its
      * share even when Redis answers.
      */
+    /**
+     * Whether {@link #decidedLocallyWithinInterval} may be true, read without the lock or the clock (volatile): false on every
+     * limiter that was not decided in memory since its last interval ran out (a stale true only costs the exact check).
+     */
+    boolean everDecidedLocally() {
+        return local;
+    }
+
     synchronized boolean decidedLocallyWithinInterval(long now) {
         // nanoTime values are compared by their difference only: they may be negative and wrap
         if (local && now - localUntil >= 0) {
