@@ -39,7 +39,7 @@ final class Acquisition {
      * @return whether the next limit should be asked
      */
     boolean decided(LimitCall call, Decision decision, long startNanos, boolean local) {
-        outcomes.add(local ? call.localOutcome(decision, startNanos) : call.outcome(decision, startNanos));
+        outcomes.add(call.outcome(decision, startNanos, local));
         if (decision.allowed()) {
             grant(call, local);
             return true;

@@ -14,17 +14,11 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
  */
 record LimitCall(RateLimitOperation operation, String key, String limiterName, long permits) {
 
-    RateLimitOutcome outcome(Decision decision, long startNanos) {
-        Result result = decision.allowed() ? Result.ALLOWED
+    /** @param local whether the local outage policy made the decision in memory, without Redis */
+    RateLimitOutcome outcome(Decision decision, long startNanos, boolean local) {
+        Result result = local ? (decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED)
+                : decision.allowed() ? Result.ALLOWED
                 : operation.shadow() ? Result.SHADOW_REJECTED : Result.REJECTED;
-        return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
-                permits, result, decision.retryAfter(), Duration.ofNanos(System.nanoTime() - startNanos), null,
-                decision.state(), operation.shadow());
-    }
-
-    /** The outcome of a decision made in memory by the local outage policy. */
-    RateLimitOutcome localOutcome(Decision decision, long startNanos) {
-        Result result = decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED;
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
                 permits, result, decision.retryAfter(), Duration.ofNanos(System.nanoTime() - startNanos), null,
                 decision.state(), operation.shadow());
