@@ -1,9 +1,13 @@
--- heartbeat: one application instance says it is alive, and learns how many are.
+-- heartbeat: one application instance says it is alive, and learns how many are, and when another one last granted
+-- permits in memory (under the local outage policy, grants Redis does not know).
 -- Runs alone (without common.lua). Stamped with Redis's clock, so that instances with skewed clocks agree.
 --
 -- KEYS[1]: the ZSET of live instances, member = instance id, score = its last heartbeat (ms, Redis's clock).
+-- KEYS[2]: the ZSET of grants made in memory, member = instance id, score = its last such grant (ms, Redis's clock).
 -- ARGV[1]: this instance's id. ARGV[2]: how long (ms) an instance counts as live after its last heartbeat.
--- Reply: {live instances, this instance's rank among them by id (0-based)}.
+-- ARGV[3]: ms since this instance last granted in memory, or -1. ARGV[4]: how long (ms) such a grant is reported.
+-- Reply: {live instances, this instance's rank among them by id (0-based),
+--         ms since another instance last granted in memory (within ARGV[4]), or -1}.
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -19,4 +23,23 @@ for i, id in ipairs(live) do
     rank = i - 1
   end
 end
-return {#live, rank}
+
+local reported = tonumber(ARGV[4])
+local age = tonumber(ARGV[3])
+if age >= 0 and age <= reported then
+  local before = redis.call('ZSCORE', KEYS[2], ARGV[1])
+  if not before or tonumber(before) < now - age then
+    redis.call('ZADD', KEYS[2], now - age, ARGV[1])
+  end
+  redis.call('PEXPIRE', KEYS[2], reported)
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now - reported))
+local others = -1
+local newest = redis.call('ZREVRANGE', KEYS[2], 0, 1, 'WITHSCORES')
+for i = 1, #newest, 2 do
+  if newest[i] ~= ARGV[1] then
+    others = math.max(0, now - tonumber(newest[i + 1]))
+    break
+  end
+end
+return {#live, rank, others}

@@ -53,11 +53,6 @@ final class LocalPolicyDecisions {
     }
 
     private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {
-        if (decision.allowed()) {
-            fallback.grantedByRedis(call.limiterName(), call.operation().spec(), call.permits());
-        }
-        else {
-            fallback.redisAnswered();
-        }
+        fallback.answeredByRedis(call.limiterName(), call.operation().spec(), call.permits(), decision);
     }
 }

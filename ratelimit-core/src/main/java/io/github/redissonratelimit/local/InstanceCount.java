@@ -15,6 +15,19 @@ public interface InstanceCount {
     /** This instance's place among the live ones, from 0: which instances take the remainder of an uneven split. */
     int rank();
 
+    /**
+     * Whether another instance granted permits in memory, or may have (it was not beating): grants Redis does not
+     * know. False when the count cannot tell (a fixed count).
+     */
+    default boolean othersDecidedInMemory() {
+        return false;
+    }
+
+    /** When ({@link System#nanoTime}) another instance last granted in memory, or may have; see {@link #othersDecidedInMemory}. */
+    default long othersInMemoryAt() {
+        return 0L;
+    }
+
     /** Where the count comes from, for log lines (e.g. "heartbeat", "ratelimit.local-fallback.instances"). */
     default String source() {
         return getClass().getSimpleName();

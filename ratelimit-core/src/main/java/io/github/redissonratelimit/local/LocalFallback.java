@@ -27,12 +27,17 @@ import io.github.redissonratelimit.limiter.LimitState;
  * stops answering, the local decisions continue the window this instance was already in, instead of starting
  * with a full bucket (which would grant up to twice the rate in the window that spans the outage). The other way
  * round, Redis does not know the grants made meanwhile, by this instance or the others: for one interval after its
- * last decision in memory, a limiter keeps to the local share before it asks Redis. With requests spread evenly over the instances, the grants of
- * any window stay at the rate; an uneven spread lets through at most the difference between what the busiest
- * instance took from Redis and its share.
+ * last decision in memory, and after another instance last granted in memory (or missed its heartbeat), a limiter
+ * decided in memory keeps to the local share before it asks Redis. An instance that took more than its share from Redis before the outage would add to
+ * the others' shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one
+ * interval after it an instance holds at most its grants of that time plus its share of the free permits, so
+ * whatever the split of Redis's grants, the instances together stay at the rate. With requests spread evenly,
+ * the grants of any window stay at the rate; what is left is the grants Redis made between two instances' last
+ * answers, and the grants of one heartbeat interval when another instance decides in memory longer than this one
+ * (the heartbeat tells it late).
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
- * any), each holding at most its share of grants and about {@value LocalWindow#GRANULES} entries. A limiter dropped
+ * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped
  * from memory starts an outage with a full share. Recording a grant costs a map lookup and a few field writes.
  *
  * <p>One WARN when this instance starts deciding without Redis, one INFO when Redis answers again after no local
@@ -53,6 +58,8 @@ public final class LocalFallback {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder activations = new LongAdder();
     private volatile long lastLocalDecision;
+    private volatile long lastLocalGrant;
+    private volatile boolean grantedLocally;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
         this(instances, maxLimiters, Duration.ofSeconds(1), System::nanoTime);
@@ -68,18 +75,24 @@ public final class LocalFallback {
         this.maxLimiters = maxLimiters;
     }
 
-    /** Redis granted {@code permits} to this instance: they count against its share if Redis goes away. */
-    public void grantedByRedis(String limiterName, LimitSpec spec, long permits) {
+    /**
+     * Redis answered this instance: a grant of {@code permits} counts against its share if Redis goes away, and what
+     * Redis had left free bounds what it may take on its own for an interval (it took more than its share, or the
+     * others did).
+     */
+    public void answeredByRedis(String limiterName, LimitSpec spec, long permits, Decision decision) {
         long now = nanoClock.getAsLong();
+        LimitState state = decision.state();
         LocalWindow window = window(limiterName, spec, now);
-        window.granted(permits, shareOf(spec), spec.interval().toNanos(), now);
+        window.answered(decision.allowed() ? permits : 0, shareOf(spec), spec.rate(),
+                state == null ? -1 : state.available(), spec.interval().toNanos(), now);
         if (active.get()) {
             redisAnswered();
         }
     }
 
-    /** Redis answered (e.g. a rejection): what ends local limiting once no local decision is needed any more. */
-    public void redisAnswered() {
+    /** Redis answered: what ends local limiting once no local decision is needed any more. */
+    void redisAnswered() {
         if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
             logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
                     + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
@@ -105,6 +118,8 @@ public final class LocalFallback {
         long wait = window.tryTake(permits, share, intervalNanos, now);
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
+            lastLocalGrant = now;
+            grantedLocally = true;
             allowed.increment();
             return Decision.allow(new LimitState(left, Duration.ZERO));
         }
@@ -124,6 +139,11 @@ public final class LocalFallback {
             return null;
         }
         long now = nanoClock.getAsLong();
+        if (instances.othersDecidedInMemory()) {
+            // another instance may have granted in memory later than this one, unknown to Redis: hold until its
+            // grants leave the window too
+            window.holdLocalUntil(instances.othersInMemoryAt() + spec.interval().toNanos());
+        }
         if (!window.decidedLocallyWithinInterval(now)) {
             return null;
         }
@@ -187,6 +207,11 @@ public final class LocalFallback {
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */
     public long shareOf(LimitSpec spec) {
         return spec.mode() == RateLimitMode.PER_CLIENT ? spec.rate() : instances.shareOf(spec.rate());
+    }
+
+    /** Milliseconds since this instance last granted permits without Redis; -1 when it never did. */
+    public long millisSinceLastLocalGrant() {
+        return grantedLocally ? Math.max(0, (nanoClock.getAsLong() - lastLocalGrant) / 1_000_000) : -1;
     }
 
     /** Whether this instance is deciding without Redis now. */

@@ -4,15 +4,14 @@ package io.github.redissonratelimit.local;
  * The grants this instance made on one limiter in the last interval, through Redis or on its own, as a log of
  * (time, permits) oldest first: the in-memory twin of the limiter's grants ZSET, restricted to this instance.
  *
- * <p>Only the newest grants that add up to the instance's share are kept: a grant older than those cannot
- * change a decision, since the share is full until the oldest kept one leaves the window anyway. Grants less than
+ * <p>Only the newest grants that add up to the rate are kept (Redis cannot have granted more in one window). Grants less than
  * {@value #GRANULES}th of the interval apart share one entry, stamped with the later time (so they are held at most
  * that much longer than exact, never shorter): at most about {@value #GRANULES} entries per interval, whatever the
  * rate, and no allocation per grant.
  */
 final class LocalWindow {
 
-    /** Entries per interval at most (besides the share's bound): what a grant's time is rounded up to. */
+    /** Entries per interval at most (besides the rate's bound): what a grant's time is rounded up to. */
     static final int GRANULES = 256;
 
     /** How long the window is kept after its last use: the interval it was made for. */
@@ -28,6 +27,13 @@ final class LocalWindow {
      */
     private long localUntil;
     private volatile boolean local;
+    /**
+     * From this instance's last answer of Redis, for one interval: the most it may hold (its grants in the window
+     * then, plus its share of the permits Redis had free), so that an instance that took more than its share from
+     * Redis before an outage does not add to the others' shares.
+     */
+    private long cap = Long.MAX_VALUE;
+    private long capUntil;
 
     private final long granuleNanos;
     /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
@@ -43,7 +49,10 @@ final class LocalWindow {
      * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
      */
     synchronized long tryTake(long wanted, long share, long intervalNanos, long now) {
-        long wait = waitFor(wanted, share, intervalNanos, now);
+        long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
+        if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {
+            wait = Math.max(1, capUntil - now); // the share may fit once the cap of Redis's last answer ends
+        }
         if (wait == 0) {
             add(now, wanted, share);
         }
@@ -62,10 +71,32 @@ final class LocalWindow {
         return now - lastUse > keptNanos;
     }
 
-    /** A grant Redis made to this instance. */
-    synchronized void granted(long wanted, long share, long intervalNanos, long now) {
+    /**
+     * An answer of Redis to this instance: {@code wanted} permits granted (0 for a rejection), leaving {@code free}
+     * of {@code rate} free ({@code -1} when the backend did not tell).
+     */
+    synchronized void answered(long wanted, long share, long rate, long free, long intervalNanos, long now) {
         expire(now - intervalNanos);
-        add(now, wanted, share);
+        if (wanted > 0) {
+            add(now, wanted, rate);
+        }
+        if (free >= 0 && rate > 0) {
+            // the others hold what is neither free nor this instance's: its share of the free permits is its part
+            cap = held + Math.min(free, rate) * share / rate;
+            capUntil = now + intervalNanos;
+        }
+    }
+
+    /** The share, or less for one interval after Redis's last answer: see {@link #cap}. */
+    private long capped(long share, long now) {
+        return now - capUntil < 0 ? Math.min(share, cap) : share;
+    }
+
+    /** Keeps the share after an outage until at least {@code until}: an instance may still be deciding in memory. */
+    synchronized void holdLocalUntil(long until) {
+        if (local && until - localUntil > 0) {
+            localUntil = until;
+        }
     }
 
     /**
@@ -132,14 +163,14 @@ final class LocalWindow {
         return held;
     }
 
-    private void add(long now, long wanted, long share) {
+    private void add(long now, long wanted, long bound) {
         if (size > 0) {
             int newest = (head + size - 1) % times.length;
             if (now - times[newest] < granuleNanos) {
                 times[newest] = now;
                 permits[newest] += wanted;
                 held += wanted;
-                trim(share);
+                trim(bound);
                 return;
             }
         }
@@ -151,11 +182,11 @@ final class LocalWindow {
         permits[at] = wanted;
         size++;
         held += wanted;
-        trim(share);
+        trim(bound);
     }
 
-    private void trim(long share) {
-        while (size > 1 && held - permits[head] >= share) {
+    private void trim(long bound) {
+        while (size > 1 && held - permits[head] >= bound) {
             dropOldest();
         }
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,16 +20,27 @@ import io.github.redissonratelimit.local.InstanceCount;
 /**
  * Counts the application instances that share the limits: each keeps a heartbeat in a Redis ZSET
  * ({@code ratelimit-instances:{<prefix>}}, stamped with Redis's clock) every {@code interval}, and counts as live
- * for three intervals after its last one. What the {@code local} outage policy divides each rate by is the last
- * count seen, so an outage keeps the count of just before it. Until the first answer the count is 1, or
- * {@code fixedInstances} when that is set (which then always wins; the heartbeat still gives the rank).
+ * for three intervals after its last one. What the {@code local} outage policy divides each rate by is the count
+ * held here, which rises at once but falls only slowly: an instance that stops beating (closed or crashed) is
+ * still counted for {@value #HOLD_INTERVALS} intervals, since it may only be unable to reach Redis, a pause of this
+ * JVM may have made them all look gone, and counting too few lets each instance take too much of a rate (counting
+ * too many only makes the shares of an outage smaller). An outage keeps the count of just before it, and the hold starts again when Redis answers.
+ * Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins; the
+ * heartbeat still gives the rank).
  */
 public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
     private static final Log logger = LogFactory.getLog(InstanceHeartbeat.class);
 
+    /** How many intervals an instance no longer beating is still counted. */
+    static final int HOLD_INTERVALS = 10;
+
+    /** How long an in-memory grant is told to the others: longer than any interval a limit has in practice. */
+    static final Duration REPORTED_FOR = Duration.ofDays(1);
+
     private final RedissonClient redisson;
     private final String key;
+    private final String inMemoryKey;
     private final String id;
     private final Duration interval;
     private final int fixedInstances;
@@ -37,9 +49,13 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
     private volatile int instances = 1;
     private volatile int rank;
     private volatile boolean failing;
-    /** Until when (nanoTime) answers may raise the count but not lower it: the others are beating again too. */
-    private volatile long settlingUntil;
-    private volatile boolean settling;
+    /** When (nanoTime) an answer last showed the held count, or Redis answered again after failing. */
+    private volatile long heldSince;
+    /** When (nanoTime) another instance last granted in memory, or may have: it was not beating. */
+    private volatile long othersInMemoryAt;
+    private volatile boolean othersInMemory;
+    /** Milliseconds since this instance last granted in memory, -1 when it never did. */
+    private volatile LongSupplier inMemoryGrantAge = () -> -1;
 
     /**
      * @param fixedInstances the instance count to use whatever the heartbeats say; 0 to count them
@@ -51,6 +67,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         }
         this.redisson = redisson;
         this.key = "ratelimit-instances:{" + naming.prefix() + "}";
+        this.inMemoryKey = key + ":in-memory";
         this.id = redisson.getId();
         this.interval = interval;
         this.fixedInstances = fixedInstances;
@@ -59,6 +76,14 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+    }
+
+    /**
+     * What each heartbeat tells the others: the milliseconds since this instance last granted permits in memory
+     * (under the local outage policy), or -1 when it never did.
+     */
+    public void reportInMemoryGrants(LongSupplier millisSinceLastGrant) {
+        this.inMemoryGrantAge = millisSinceLastGrant;
     }
 
     /** Beats now, then every interval; the first answer is awaited for at most {@code firstWait}. */
@@ -86,7 +111,6 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             Thread.currentThread().interrupt();
         }
         catch (Exception ex) {
-            settling = false;
             if (!failing) {
                 failing = true;
                 logger.debug("Rate limit heartbeat failed; keeping the last instance count (" + instances + ")", ex);
@@ -96,14 +120,16 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
     private CompletionStage<Void> send() {
         return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(key, RScript.Mode.READ_WRITE,
-                LuaScripts.HEARTBEAT, RedissonCompatibility.LIST, List.of(key), id,
-                String.valueOf(interval.toMillis() * 3)).thenAccept(this::apply);
+                LuaScripts.HEARTBEAT, RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
+                String.valueOf(interval.toMillis() * 3), String.valueOf(inMemoryGrantAge.getAsLong()),
+                String.valueOf(REPORTED_FOR.toMillis())).thenAccept(this::apply);
     }
 
     /**
-     * After an outage the other instances' heartbeats have aged out of the ZSET, and come back one by one: for three
-     * intervals the count may only grow, or the first instance to reach Redis again would count itself alone and
-     * take the whole rate while the grants made in memory during the outage are still in the window.
+     * A higher count is taken at once, a lower one only after the held count was not seen for the hold: after an
+     * outage the other instances' heartbeats have aged out of the ZSET and come back one by one, and the first
+     * instance back must not count itself alone (it would take the whole rate while the grants made in memory during
+     * the outage are still in the window).
      */
     private void apply(List<Object> reply) {
         int live = Math.max(1, ((Number) reply.get(0)).intValue());
@@ -111,25 +137,47 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         long now = System.nanoTime();
         if (failing) {
             failing = false;
-            settling = true;
-            settlingUntil = now + interval.toNanos() * 3;
+            heldSince = now;
+            othersInMemory(now); // they may not reach Redis yet
         }
-        if (settling && now - settlingUntil < 0) {
-            live = Math.max(live, instances);
+        int held = instances;
+        if (live >= held || now - heldSince > interval.toNanos() * HOLD_INTERVALS) {
+            if (live != held && logger.isDebugEnabled()) {
+                logger.debug("Rate limit instances sharing the limits: " + live);
+            }
+            instances = live;
+            heldSince = now;
         }
         else {
-            settling = false;
+            othersInMemory(now); // one held is not beating: it may be deciding in memory
         }
-        if (live != instances && logger.isDebugEnabled()) {
-            logger.debug("Rate limit instances sharing the limits: " + live);
+        long othersAge = reply.size() > 2 ? ((Number) reply.get(2)).longValue() : -1;
+        if (othersAge >= 0) {
+            othersInMemory(now - TimeUnit.MILLISECONDS.toNanos(othersAge));
         }
-        instances = live;
         rank = place;
+    }
+
+    private void othersInMemory(long at) {
+        if (!othersInMemory || at - othersInMemoryAt > 0) {
+            othersInMemoryAt = at;
+            othersInMemory = true;
+        }
     }
 
     @Override
     public int instances() {
         return fixedInstances > 0 ? fixedInstances : instances;
+    }
+
+    @Override
+    public boolean othersDecidedInMemory() {
+        return othersInMemory;
+    }
+
+    @Override
+    public long othersInMemoryAt() {
+        return othersInMemoryAt;
     }
 
     @Override

@@ -46,7 +46,8 @@ class LocalOutagePolicyTest {
             long failoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
             drive(app, users, tick, start, Duration.ofNanos(System.nanoTime() - start).plus(Duration.ofSeconds(5)));
 
-            assertAtTheRate(app, "Sentinel failover after " + failoverMillis + " ms");
+            assertAtTheRate(app, "Sentinel master killed at " + (killedAt - start) / 1_000_000 + " ms, failover after "
+                    + failoverMillis + " ms");
         }
     }
 
@@ -72,7 +73,7 @@ class LocalOutagePolicyTest {
             long failoverMillis = (System.nanoTime() - killedAt) / 1_000_000;
             drive(app, users, tick, start, Duration.ofNanos(System.nanoTime() - start).plus(Duration.ofSeconds(5)));
             assertAtTheRate(app, "Cluster master of shard " + shard + " killed (the detail page and " + onKilled
-                    + " of 6 users on it), promotion after " + failoverMillis + " ms");
+                    + " of 6 users on it) at " + (killedAt - start) / 1_000_000 + " ms, promotion after " + failoverMillis + " ms");
         }
     }
 

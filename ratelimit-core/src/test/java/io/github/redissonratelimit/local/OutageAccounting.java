@@ -11,7 +11,8 @@ import io.github.redissonratelimit.local.TwoInstances.Answer;
  * were granted than a single exact limiter (a sliding window of the same rate over the same requests) would
  * have granted.
  */
-record OutageAccounting(String key, long rate, int requests, int granted, int idealGranted, int maxInWindow) {
+record OutageAccounting(String key, long rate, int requests, int granted, int idealGranted, int maxInWindow,
+        String worstWindow) {
 
     /**
      * @param window the interval less the time a call may take: a grant's time here is its call's midpoint on
@@ -20,15 +21,19 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
     static OutageAccounting of(String key, long rate, List<Answer> answers, Duration interval, Duration window) {
         int granted = 0;
         int maxInWindow = 0;
-        ArrayDeque<Long> recent = new ArrayDeque<>();
+        String worstWindow = "";
+        ArrayDeque<Answer> recent = new ArrayDeque<>();
         for (Answer answer : answers) {
             if (answer.granted()) {
                 granted++;
-                recent.addLast(answer.nanos());
-                while (answer.nanos() - recent.peekFirst() >= window.toNanos()) {
+                recent.addLast(answer);
+                while (answer.nanos() - recent.peekFirst().nanos() >= window.toNanos()) {
                     recent.removeFirst();
                 }
-                maxInWindow = Math.max(maxInWindow, recent.size());
+                if (recent.size() > maxInWindow) {
+                    maxInWindow = recent.size();
+                    worstWindow = describe(recent, answers.get(0).nanos());
+                }
             }
         }
         int ideal = 0;
@@ -42,7 +47,18 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
                 ideal++;
             }
         }
-        return new OutageAccounting(key, rate, answers.size(), granted, ideal, maxInWindow);
+        return new OutageAccounting(key, rate, answers.size(), granted, ideal, maxInWindow, worstWindow);
+    }
+
+    /** Who granted a window's grants, in order: instance and how (e.g. "1:allowed", "2:local_allowed"), ms apart. */
+    private static String describe(ArrayDeque<Answer> grants, long origin) {
+        long first = grants.peekFirst().nanos();
+        StringBuilder text = new StringBuilder("from " + (first - origin) / 1_000_000 + " ms: ");
+        for (Answer grant : grants) {
+            text.append(grant == grants.peekFirst() ? "" : ", ").append("+").append((grant.nanos() - first) / 1_000_000).append("ms ")
+                    .append(grant.instance() + 1).append(':').append(grant.result());
+        }
+        return text.toString();
     }
 
     /** The share of what an exact limiter would have granted that was refused (0 when at least as much was granted). */
@@ -57,7 +73,7 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
     @Override
     public String toString() {
         return String.format("%s: %d requests, %d granted (exact limiter: %d, refused short of it %.2f%%), "
-                + "most in a window %d of %d (%.2fx)", key, requests, granted, idealGranted, 100 * wronglyRefused(),
-                maxInWindow, rate, maxOverRate());
+                + "most in a window %d of %d (%.2fx) [%s]", key, requests, granted, idealGranted, 100 * wronglyRefused(),
+                maxInWindow, rate, maxOverRate(), worstWindow);
     }
 }

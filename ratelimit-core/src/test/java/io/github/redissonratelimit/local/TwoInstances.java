@@ -72,7 +72,9 @@ final class TwoInstances implements AutoCloseable {
                     deadline, 3, Duration.ofMillis(300));
             AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
             RateLimitInterceptor interceptor = new RateLimitInterceptor(operations, naming, () -> backend);
-            interceptor.setLocalFallback(new LocalFallback(heartbeat, 10_000));
+            LocalFallback fallback = new LocalFallback(heartbeat, 10_000);
+            heartbeat.reportInMemoryGrants(fallback::millisSinceLastLocalGrant);
+            interceptor.setLocalFallback(fallback);
             interceptor.setListeners(List.of(outcomes -> lastResult.set(outcomes.get(outcomes.size() - 1).result().tag())));
             context.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, interceptor));
             context.registerBean(Orders.class);

@@ -30,6 +30,16 @@ final class LazyInstanceCount implements InstanceCount {
     }
 
     @Override
+    public boolean othersDecidedInMemory() {
+        return count.obtain().othersDecidedInMemory();
+    }
+
+    @Override
+    public long othersInMemoryAt() {
+        return count.obtain().othersInMemoryAt();
+    }
+
+    @Override
     public String source() {
         return count.obtain().source();
     }

@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
@@ -182,14 +183,22 @@ public final class RateLimitAutoConfiguration {
         return new LocalFallback(count, local.getMaxLimiters());
     }
 
-    /** How many instances share the limits: a heartbeat in Redis, started with the context, stopped with it. */
+    /**
+     * How many instances share the limits, and when another last granted in memory: a heartbeat in Redis, started
+     * with the context, stopped with it.
+     */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(InstanceCount.class)
     InstanceHeartbeat rateLimitHeartbeat(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
-            RateLimitProperties properties) {
+            RateLimitProperties properties, ObjectProvider<LocalFallback> rateLimitLocalFallback) {
         LocalFallbackProperties local = properties.getLocalFallback();
         InstanceHeartbeat heartbeat = new InstanceHeartbeat(redissonClient, rateLimitNaming,
                 local.getHeartbeatInterval(), local.getInstances());
+        SingletonSupplier<LocalFallback> fallback = SingletonSupplier.of(rateLimitLocalFallback::getIfUnique);
+        heartbeat.reportInMemoryGrants(() -> {
+            LocalFallback known = fallback.get();
+            return known == null ? -1 : known.millisSinceLastLocalGrant();
+        });
         heartbeat.start(Duration.ofSeconds(2));
         return heartbeat;
     }

@@ -1,0 +1,83 @@
+package io.github.redissonratelimit.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.github.redissonratelimit.test.redis.FreshRedis;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+/**
+ * The instance count of the local outage policy against a real Redis: it rises at once and falls only after an
+ * instance was missing for the hold, so neither a pause nor an outage makes an instance count itself alone.
+ */
+class InstanceHeartbeatTest {
+
+    private static final Duration INTERVAL = Duration.ofMillis(100);
+
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+
+    private InstanceHeartbeat started() {
+        InstanceHeartbeat heartbeat = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
+        heartbeat.start(Duration.ofSeconds(5));
+        return heartbeat;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for: " + what).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void anInstanceThatStopsBeatingIsCountedAndMissingForTheHoldThenDropped() throws Exception {
+        try (InstanceHeartbeat first = started()) {
+            InstanceHeartbeat second = started();
+            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+            assertThat(first.othersDecidedInMemory()).isFalse();
+            second.close();
+            await("the second missing: it may be deciding in memory", first::othersDecidedInMemory);
+            assertThat(first.instances()).as("still counted while missing").isEqualTo(2);
+            await("the second dropped after the hold", () -> first.instances() == 1);
+        }
+    }
+
+    @Test
+    void afterRedisStopsAnsweringForLongerThanTheHeartbeatsLiveNoInstanceCountsItselfAlone() throws Exception {
+        try (InstanceHeartbeat first = started(); InstanceHeartbeat second = started()) {
+            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+            try (RespClient cli = fresh.endpoint().cli()) {
+                // longer than the three intervals a heartbeat lives: every entry has aged out when Redis answers again
+                cli.command("CLIENT", "PAUSE", "600", "ALL");
+            }
+            long until = System.nanoTime() + Duration.ofMillis(2_000).toNanos();
+            int lowest = 2;
+            while (System.nanoTime() < until) {
+                lowest = Math.min(lowest, Math.min(first.instances(), second.instances()));
+                Thread.sleep(2);
+            }
+            assertThat(lowest).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anInstanceLearnsWhenAnotherLastGrantedInMemory() throws Exception {
+        try (InstanceHeartbeat first = started(); InstanceHeartbeat second = started()) {
+            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+            assertThat(second.othersDecidedInMemory()).isFalse();
+            long grantedAt = System.nanoTime() - Duration.ofSeconds(30).toNanos();
+            first.reportInMemoryGrants(() -> (System.nanoTime() - grantedAt) / 1_000_000);
+            await("the second told", second::othersDecidedInMemory);
+            assertThat(first.othersDecidedInMemory()).as("its own grants are not another's").isFalse();
+            // Redis's clock and this JVM's agree within the round trips of one heartbeat
+            assertThat(Math.abs(second.othersInMemoryAt() - grantedAt)).isLessThan(Duration.ofMillis(500).toNanos());
+        }
+    }
+}
