@@ -19,7 +19,7 @@ public class LocalFallbackProperties {
 
     /**
      * How often each instance writes its heartbeat to Redis; an instance counts as live for three intervals after
-     * its last one.
+     * its last one, and stays in the count for 10 intervals after it stops beating.
      */
     private Duration heartbeatInterval = Duration.ofSeconds(5);
 
