@@ -4,10 +4,10 @@ package io.github.redissonratelimit.local;
  * The grants this instance made on one limiter in the last interval, through Redis or on its own, as a log of
  * (time, permits) oldest first: the in-memory twin of the limiter's grants ZSET, restricted to this instance.
  *
- * <p>Only the newest grants that add up to the rate are kept (Redis cannot have granted more in one window). Grants less than
- * {@value #GRANULES}th of the interval apart share one entry, stamped with the later time (so they are held at most
- * that much longer than exact, never shorter): at most about {@value #GRANULES} entries per interval, whatever the
- * rate, and no allocation per grant.
+ * <p>Only the newest grants that add up to the rate are kept (Redis cannot have granted more in one window). Grants
+ * less than {@value #GRANULES}th of the interval apart share one entry, stamped with the later time (so they are held
+ * at most that much longer than exact, never shorter): at most about {@value #GRANULES} entries per interval,
+ * whatever the rate, and no allocation per grant.
  */
 final class LocalWindow {
 

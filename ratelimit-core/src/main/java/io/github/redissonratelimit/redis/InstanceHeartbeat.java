@@ -19,14 +19,14 @@ import io.github.redissonratelimit.local.InstanceCount;
 
 /**
  * Counts the application instances that share the limits: each keeps a heartbeat in a Redis ZSET
- * ({@code ratelimit-instances:{<prefix>}}, stamped with Redis's clock) every {@code interval}, and counts as live
- * for three intervals after its last one. What the {@code local} outage policy divides each rate by is the count
- * held here, which rises at once but falls only slowly: an instance that stops beating (closed or crashed) is
- * still counted for {@value #HOLD_INTERVALS} intervals, since it may only be unable to reach Redis, a pause of this
- * JVM may have made them all look gone, and counting too few lets each instance take too much of a rate (counting
- * too many only makes the shares of an outage smaller). An outage keeps the count of just before it, and the hold starts again when Redis answers.
- * Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins; the
- * heartbeat still gives the rank).
+ * ({@code ratelimit-instances:{<prefix>}}, stamped with Redis's clock) every {@code interval}, and counts as live for three
+ * intervals after its last one. What the {@code local} outage policy divides each rate by is the count held here,
+ * which rises at once but falls only slowly: an instance that stops beating (closed or crashed) is still counted for
+ * {@value #HOLD_INTERVALS} intervals, since it may only be unable to reach Redis, a pause of this JVM may have made
+ * them all look gone, and counting too few lets each instance take too much of a rate (counting too many only makes
+ * the shares of an outage smaller). An outage keeps the count of just before it, and the hold starts again when Redis
+ * answers. Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins;
+ * the heartbeat still gives the rank).
  */
 public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
