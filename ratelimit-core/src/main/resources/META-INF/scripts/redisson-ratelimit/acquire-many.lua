@@ -20,10 +20,13 @@ for i = 1, #ARGV do
   if ok then
     replies[i] = reply
   else
-    -- redis.call raises its command's error as a table, error() a string with the script's position
+    -- a command's error (a refused write: "OOM ...") comes as its reply's text, or as a table on other Redis
+    -- versions; error() and Lua's own errors as text after the script's position, which Redis sends as ERR
     local text
-    if type(reply) == 'table' and reply.err ~= nil then
-      text = reply.err
+    if type(reply) == 'table' then
+      text = reply.err or tostring(reply)
+    elseif string.match(tostring(reply), '^%u+ ') then
+      text = reply
     else
       text = 'ERR ' .. tostring(reply)
     end

@@ -167,6 +167,24 @@ class AcquireManyTest {
     }
 
     @Test
+    void aCommandErrorOfOneLimitFailsOnlyItsOwnDecisionAsTheScriptErrorItIs() throws Exception {
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(new RedissonRateLimitBackend(client),
+                Duration.ofSeconds(5), 3, Duration.ofSeconds(10));
+        String user = naming.limiterName("wrongtype:user");
+        String region = naming.limiterName("wrongtype:region");
+        redis.command("SET", LimiterNaming.permitsKey(user), "not a zset");
+
+        List<CompletableFuture<Decision>> decisions;
+        try (SameCallAcquires call = SameCallAcquires.open()) {
+            decisions = List.of(backend.acquire(user, THREE, 1), backend.acquire(region, FIVE, 1));
+        }
+        assertThatThrownBy(decisions.get(0)::join).cause().isInstanceOf(RedisException.class)
+                .hasMessageStartingWith("WRONGTYPE").hasMessageContaining("user_script");
+        assertThat(join(decisions.get(1)).allowed()).isTrue();
+        assertThat(backend.getFailureCount()).as("a script's error, not Redis failing").isZero();
+    }
+
+    @Test
     void eachLimitersErrorIsAnsweredInItsPlace() {
         List<Object> keys = new ArrayList<>();
         AcquireScript script = new AcquireScript(client.getId());
