@@ -25,12 +25,18 @@ final class AcquireCommands {
         this.script = script;
     }
 
-    /** Sends {@code calls}, all to the same slot, in one script call. */
-    void send(RScriptAsync target, List<AcquireCall> calls) {
-        if (calls.size() == 1) {
-            send(target, calls.get(0));
-            return;
+    /** Sends one call, or a group of them in one script call. */
+    void send(RScriptAsync target, QueuedAcquire queued) {
+        if (queued instanceof AcquireCall call) {
+            send(target, call);
         }
+        else {
+            send(target, ((AcquireGroup) queued).calls());
+        }
+    }
+
+    /** Sends {@code calls}, all to the same slot, in one script call. */
+    private void send(RScriptAsync target, List<AcquireCall> calls) {
         List<Object> keys = new ArrayList<>(5 * calls.size());
         Object[] arguments = new Object[calls.size()];
         for (int i = 0; i < calls.size(); i++) {
@@ -67,7 +73,7 @@ final class AcquireCommands {
     }
 
     /** Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). */
-    void send(RScriptAsync target, AcquireCall call) {
+    private void send(RScriptAsync target, AcquireCall call) {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
                 LuaScripts.ACQUIRE, RedissonCompatibility.LIST, script.keys(name),

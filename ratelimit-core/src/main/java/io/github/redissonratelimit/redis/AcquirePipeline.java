@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -93,21 +94,22 @@ final class AcquirePipeline {
      */
     CompletableFuture<AcquireScript.Reply> acquire(String limiterName, long permits, LimitSpec spec,
             AcquireScript.ConfigCheck check) {
-        AcquireCall call = new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>(), null);
+        AcquireCall call = new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
         if (!SameCallAcquires.hold(this, call, sendHeld)) {
             dispatch(call);
         }
         return call.result();
     }
 
-    private void dispatch(AcquireCall call) {
+    /** Queues one call or group (or sends it at once without pipelining); the lane sends it when it can. */
+    private void dispatch(QueuedAcquire queued) {
         if (maxInFlight == 0) {
             sends.increment();
-            commands.send(direct, call);
+            commands.send(direct, queued);
             return;
         }
-        Lane lane = laneOf(call.limiterName());
-        lane.queue.add(call);
+        Lane lane = laneOf(queued.limiterName());
+        lane.queue.add(queued);
         lane.drain();
     }
 
@@ -118,12 +120,16 @@ final class AcquirePipeline {
     }
 
     /**
-     * The decisions of one rate limited call, held while its limits were asked: those whose keys share a slot are
-     * marked to go in one script call, and all are queued before any lane sends, so that they leave in one send.
+     * The decisions of one rate limited call, held while its limits were asked: those whose keys share a slot go as
+     * one group, which a lane queues and sends as one.
      */
     private void sendHeld(List<AcquireCall> held) {
         try {
-            queueTogether(held);
+            if (held.size() == 1) {
+                dispatch(held.get(0));
+                return;
+            }
+            SlotGroups.of(held, cluster).forEach(this::dispatch);
         }
         catch (RuntimeException | Error ex) {
             // the scope closing must not throw into the caller's loop, nor leave a held call unanswered
@@ -131,34 +137,10 @@ final class AcquirePipeline {
         }
     }
 
-    private void queueTogether(List<AcquireCall> held) {
-        if (held.size() == 1) {
-            dispatch(held.get(0));
-            return;
-        }
-        List<AcquireCall> calls = SlotGroups.markTogether(held, cluster);
-        if (maxInFlight == 0) {
-            for (List<AcquireCall> unit : SlotGroups.units(calls)) {
-                sends.increment();
-                commands.send(direct, unit);
-            }
-            return;
-        }
-        List<Lane> touched = new ArrayList<>(2);
-        for (AcquireCall call : calls) {
-            Lane lane = laneOf(call.limiterName());
-            lane.queue.add(call);
-            if (!touched.contains(lane)) {
-                touched.add(lane);
-            }
-        }
-        touched.forEach(Lane::drain);
-    }
-
     /** One master's queue and sends in flight. */
     private final class Lane {
 
-        private final ConcurrentLinkedQueue<AcquireCall> queue = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<QueuedAcquire> queue = new ConcurrentLinkedQueue<>();
         private final AtomicInteger inFlight = new AtomicInteger();
 
         private void drain() {
@@ -170,7 +152,7 @@ final class AcquirePipeline {
                 if (!inFlight.compareAndSet(sending, sending + 1)) {
                     continue;
                 }
-                List<AcquireCall> calls = takeQueued();
+                List<QueuedAcquire> calls = takeQueued();
                 if (calls.isEmpty()) {
                     inFlight.decrementAndGet();
                     continue;
@@ -179,57 +161,50 @@ final class AcquirePipeline {
             }
         }
 
-        private List<AcquireCall> takeQueued() {
-            List<AcquireCall> calls = new ArrayList<>(Math.min(maxBatchSize, 16));
-            AcquireCall call;
-            while (calls.size() < maxBatchSize && (call = queue.poll()) != null) {
-                if (!call.result().isDone()) {
-                    calls.add(call);
+        /** Up to {@code maxBatchSize} decisions (a group is never split), leaving out those whose callers gave up. */
+        private List<QueuedAcquire> takeQueued() {
+            List<QueuedAcquire> taken = new ArrayList<>(Math.min(maxBatchSize, 16));
+            int calls = 0;
+            QueuedAcquire queued;
+            while (calls < maxBatchSize && (queued = queue.poll()) != null) {
+                QueuedAcquire pending = queued.pending();
+                if (pending != null) {
+                    taken.add(pending);
+                    calls += pending.size();
                 }
             }
-            return calls;
+            return taken;
         }
 
-        private void sendAll(List<AcquireCall> calls) {
+        private void sendAll(List<QueuedAcquire> taken) {
             sends.increment();
-            Slot slot = new Slot(calls.size());
-            for (AcquireCall call : calls) {
-                call.result().whenComplete((reply, ex) -> slot.callDone());
+            int calls = 0;
+            for (QueuedAcquire queued : taken) {
+                calls += queued.size();
+            }
+            Slot slot = new Slot(calls);
+            BiConsumer<Object, Throwable> callDone = (reply, ex) -> slot.callDone();
+            Consumer<AcquireCall> watch = call -> call.result().whenComplete(callDone);
+            for (QueuedAcquire queued : taken) {
+                queued.forEachCall(watch);
             }
             try {
-                if (calls.size() == 1) {
-                    commands.send(direct, calls.get(0)); // its answer completes the call, which frees the slot
+                if (taken.size() == 1) {
+                    commands.send(direct, taken.get(0)); // its answer completes the calls, which frees the slot
                 }
-                else if (!SlotGroups.anyTogether(calls)) {
+                else {
                     RBatch batch = redisson.createBatch();
                     RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
-                    for (AcquireCall call : calls) {
-                        commands.send(scripts, call);
+                    for (QueuedAcquire queued : taken) {
+                        commands.send(scripts, queued);
                     }
                     batch.executeAsync().whenComplete((replies, ex) -> slot.release());
                 }
-                else {
-                    sendUnits(SlotGroups.units(calls), slot);
-                }
             }
             catch (RuntimeException | Error ex) {
-                calls.forEach(call -> call.result().completeExceptionally(ex));
+                taken.forEach(queued -> queued.forEachCall(call -> call.result().completeExceptionally(ex)));
                 slot.release();
             }
-        }
-
-        /** Calls of which some go together in one script call: one unit is one command, several a batch. */
-        private void sendUnits(List<List<AcquireCall>> units, Slot slot) {
-            if (units.size() == 1) {
-                commands.send(direct, units.get(0)); // its answer completes the calls, which frees the slot
-                return;
-            }
-            RBatch batch = redisson.createBatch();
-            RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
-            for (List<AcquireCall> unit : units) {
-                commands.send(scripts, unit);
-            }
-            batch.executeAsync().whenComplete((replies, ex) -> slot.release());
         }
 
         /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */

@@ -122,6 +122,55 @@ class AcquireManyTest {
     }
 
     @Test
+    void concurrentCallsDecidedTogetherStayExact() throws Exception {
+        // one send in flight: the merged calls of many threads queue up and leave in batches of several
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client,
+                new BackendOptions(1_000, Duration.ofHours(1), ConfigChangePolicy.UPDATE, 1, 64));
+        LimitSpec forty = new LimitSpec(40, MINUTE, RateLimitMode.OVERALL);
+        LimitSpec twoHundred = new LimitSpec(200, MINUTE, RateLimitMode.OVERALL);
+        String region = naming.limiterName("concurrent:region");
+        List<String> users = java.util.stream.IntStream.range(0, 4)
+                .mapToObj(i -> naming.limiterName("concurrent:user:" + i)).toList();
+        java.util.concurrent.atomic.AtomicIntegerArray userGrants = new java.util.concurrent.atomic.AtomicIntegerArray(4);
+        java.util.concurrent.atomic.AtomicInteger regionGrants = new java.util.concurrent.atomic.AtomicInteger();
+
+        CommandStats before = redis.commandStats();
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(16);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                int user = t % 4;
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < 60; i++) {
+                        List<CompletableFuture<Decision>> decisions;
+                        try (SameCallAcquires call = SameCallAcquires.open()) {
+                            decisions = List.of(backend.acquire(users.get(user), forty, 1),
+                                    backend.acquire(region, twoHundred, 1));
+                        }
+                        userGrants.addAndGet(user, decisions.get(0).join().allowed() ? 1 : 0);
+                        regionGrants.addAndGet(decisions.get(1).join().allowed() ? 1 : 0);
+                    }
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> thread : done) {
+                thread.get(60, TimeUnit.SECONDS);
+            }
+        }
+        finally {
+            threads.shutdownNow();
+        }
+        CommandStats delta = redis.commandStats().minus(before);
+
+        for (int i = 0; i < 4; i++) {
+            assertThat(userGrants.get(i)).as("user %d", i).isEqualTo(40);
+        }
+        assertThat(regionGrants.get()).isEqualTo(200);
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per call: %s", delta)
+                .isEqualTo(16 * 60);
+    }
+
+    @Test
     void aGrantOfACallRejectedByItsOtherLimitIsGivenBackAsBefore() throws Exception {
         RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
         String user = naming.limiterName("refund:user");
