@@ -1,8 +1,9 @@
 -- Shared by every script of redisson-ratelimit (prepended to each when it is loaded).
--- A limiter, in RRateLimiter's layout: KEYS[1] the config hash (rate, interval ms, type 0 OVERALL /
--- 1 PER_CLIENT, keepAliveTime ms), KEYS[2] and KEYS[3] the free permits (shared, this client's), KEYS[4]
--- and KEYS[5] the grants ZSET (shared, this client's): one member per grant, struct 'Bc0I' (id, permits),
--- scored with the time of the grant. A grant holds its permits until one interval after its score.
+-- A limiter, in RRateLimiter's layout, as five keys (KEYS[1..5] of a script on one limiter; the helpers below
+-- take them as a table, since a script may decide several limiters): keys[1] the config hash (rate, interval ms,
+-- type 0 OVERALL / 1 PER_CLIENT, keepAliveTime ms), keys[2] and keys[3] the free permits (shared, this
+-- client's), keys[4] and keys[5] the grants ZSET (shared, this client's): one member per grant, struct 'Bc0I'
+-- (id, permits), scored with the time of the grant. A grant holds its permits until one interval after its score.
 -- The law every script keeps: free + permits of the grants in the ZSET = rate.
 
 -- The time of this call in ms: Redis's own clock for '0', else the caller's clock it carries.
@@ -25,16 +26,16 @@ local function held(grants)
 end
 
 -- The free-permits and grants keys of a limiter of the given type.
-local function limiter_keys(type)
+local function limiter_keys(keys, type)
   if type == '1' then
-    return KEYS[3], KEYS[5]
+    return keys[3], keys[5]
   end
-  return KEYS[2], KEYS[4]
+  return keys[2], keys[4]
 end
 
 -- The stored config: rate, interval, type, keep-alive; nil when the hash is gone or incomplete.
-local function stored_config()
-  local config = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
+local function stored_config(keys)
+  local config = redis.call('hmget', keys[1], 'rate', 'interval', 'type', 'keepAliveTime')
   local rate, interval = tonumber(config[1]), tonumber(config[2])
   if rate == nil or interval == nil or config[3] == false then
     return nil

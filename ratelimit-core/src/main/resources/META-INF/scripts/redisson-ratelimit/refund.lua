@@ -12,13 +12,13 @@ local permitsArg, clock = string.match(ARGV[1], '^(%d+) (%d+)$')
 if permitsArg == nil then
   error('redisson-ratelimit: malformed refund argument')
 end
-local rate, interval, type = stored_config()
+local rate, interval, type = stored_config(KEYS)
 if rate == nil then
   return 0
 end
 local now = now_millis(clock)
 local wanted = tonumber(permitsArg)
-local valueKey, grantsKey = limiter_keys(type)
+local valueKey, grantsKey = limiter_keys(KEYS, type)
 local offset = 0
 while true do
   local grants = redis.call('zrevrange', grantsKey, offset, offset + 63, 'withscores')

@@ -12,12 +12,12 @@ local clock, rateArg, intervalArg, typeArg = string.match(ARGV[1], '^(%d+) (%d+)
 if clock == nil then
   error('redisson-ratelimit: malformed state argument')
 end
-local rate, interval, type = stored_config()
+local rate, interval, type = stored_config(KEYS)
 if rate == nil then
   rate, interval, type = tonumber(rateArg), tonumber(intervalArg), typeArg
 end
 local now = now_millis(clock)
-local valueKey, grantsKey = limiter_keys(type)
+local valueKey, grantsKey = limiter_keys(KEYS, type)
 local live = redis.call('zrangebyscore', grantsKey, '(' .. (now - interval), '+inf', 'withscores')
 local liveGrants = {}
 for i = 1, #live, 2 do

@@ -34,6 +34,7 @@ import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
@@ -254,6 +255,41 @@ abstract class AbstractRateLimitBehaviourTest {
         assertThat(granted).as("grants after the first-sight one").containsOnly(40 - 1);
         assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per decision: %s", delta)
                 .isEqualTo(16 * 60);
+    }
+
+    @Test
+    void theLimitsOfOneCallAreDecidedInOneScriptCallAsTheyWouldBeApart() {
+        RedissonClient redisson = client();
+        RateLimitBackend backend = new RedissonRateLimitBackend(redisson);
+        LimitSpec three = new LimitSpec(3, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        String user = naming.limiterName("together:user");
+        String region = IntStream.range(0, 1_000_000).mapToObj(i -> naming.limiterName("together:region:" + i))
+                .filter(name -> KeySlot.of(name) == KeySlot.of(user)).findFirst().orElseThrow(); // mergeable anywhere
+        RedissonRateLimitBackend.loadScripts(redisson).toCompletableFuture().join();
+        acquire(backend, naming.limiterName("together:warm-up"), three, 1); // a cluster's first decision waits for its slot map
+
+        CommandStats before = redis().commandStats();
+        for (int call = 0; call < 8; call++) {
+            List<java.util.concurrent.CompletableFuture<Decision>> decisions;
+            try (SameCallAcquires together = SameCallAcquires.open()) {
+                decisions = List.of(backend.acquire(user, three, 1).toCompletableFuture(),
+                        backend.acquire(region, FIVE_PER_MINUTE, 1).toCompletableFuture());
+            }
+            Decision userDecision = decisions.get(0).join();
+            Decision regionDecision = decisions.get(1).join();
+            assertThat(userDecision.allowed()).as("user, call %d", call).isEqualTo(call < 3);
+            assertThat(regionDecision.allowed()).as("region, call %d", call).isEqualTo(call < 5);
+            assertThat(userDecision.state().available()).isEqualTo(Math.max(0, 2 - call));
+            assertThat(regionDecision.state().available()).isEqualTo(Math.max(0, 4 - call));
+            if (!userDecision.allowed()) {
+                assertThat(userDecision.retryAfter()).isBetween(Duration.ofSeconds(55), Duration.ofSeconds(60));
+            }
+        }
+        CommandStats delta = redis().commandStats().minus(before);
+
+        assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per call: %s", delta).isEqualTo(8);
+        assertThat(redis().string("GET", user + ":value")).isEqualTo("0");
+        assertThat(redis().string("GET", region + ":value")).isEqualTo("0");
     }
 
     @Test

@@ -50,10 +50,10 @@ final class MissedGoals {
         int one = results.settings.threadCounts().get(0);
         double pair = results.medianP50("h", one) / results.medianP50("b", one);
         if (pair > 1.25) {
-            missed.add(String.format(Locale.ROOT, "(h), two limits in one round trip: its p50 is %.2fx (b)'s. The two "
-                    + "script calls leave together and share a pipeline, but each is a script run of its own in Redis "
-                    + "(%.1f commands inside scripts per call against %.1f); one script call for limits whose keys share "
-                    + "a slot is not built yet.", pair, inScripts(results, "h"), inScripts(results, "b")));
+            missed.add(String.format(Locale.ROOT, "(h), two limits in one script call: its p50 is %.2fx (b)'s. Both "
+                    + "limits are decided in one acquire-many script call, but Redis still runs each limiter's "
+                    + "decision (%.1f commands inside scripts per call against %.1f) and the caller handles two "
+                    + "decisions.", pair, inScripts(results, "h"), inScripts(results, "b")));
         }
         if (results.floodWithShortcut.roundTripsPerRejection() > 0.005) {
             missed.add(String.format(Locale.ROOT, "Flood: %.4f round trips per rejection > 0.005: each time a "

@@ -24,6 +24,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
@@ -145,7 +146,8 @@ abstract class RateLimitAspectSupport {
      * so that the caller tells them on its own thread.
      *
      * <p>The limits are asked at once, not one after the other, so that their commands share a pipeline and a
-     * call pays one round trip however many limits it has. Their answers are then read in declaration order,
+     * call pays one round trip however many limits it has; they are asked inside a {@link SameCallAcquires} scope,
+     * so that the Redis backend can decide them in one script call. Their answers are then read in declaration order,
      * which gives the same outcome as asking in turn: the first limit that rejects (or whose failure ends the
      * call) decides, the limits after it are not reported, and whatever they granted is given back. A limit
      * whose answer is already known when it is asked (a rejection from memory) stops the asking there, as the
@@ -160,16 +162,25 @@ abstract class RateLimitAspectSupport {
         boolean[] local = new boolean[count];
         int asked = 0;
         boolean pending = false;
-        while (asked < count) {
-            LimitCall call = calls.get(asked);
-            starts[asked] = System.nanoTime();
-            CompletableFuture<Decision> decision = start(call, local, asked).toCompletableFuture();
-            decisions[asked++] = decision;
-            if (!decision.isDone()) {
-                pending = true;
+        // one limit has nothing to send with: no scope, so that single-limit calls pay nothing for it
+        SameCallAcquires together = count > 1 ? SameCallAcquires.open() : null;
+        try {
+            while (asked < count) {
+                LimitCall call = calls.get(asked);
+                starts[asked] = System.nanoTime();
+                CompletableFuture<Decision> decision = start(call, local, asked).toCompletableFuture();
+                decisions[asked++] = decision;
+                if (!decision.isDone()) {
+                    pending = true;
+                }
+                else if (!goesOn(call, decision)) {
+                    break;
+                }
             }
-            else if (!goesOn(call, decision)) {
-                break;
+        }
+        finally {
+            if (together != null) {
+                together.close();
             }
         }
         if (!pending) {

@@ -14,6 +14,10 @@ import java.util.concurrent.CompletionStage;
  * {@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend} (a deadline and a circuit breaker).
  * A stage fails with the backend's exception, never wrapped in a {@code CompletionException} by the backend
  * itself.
+ *
+ * <p>The limits of one call with several are asked inside a {@link SameCallAcquires} scope: a backend may send them
+ * together (the Redis backend decides them in one script call); a decorator keeps that possible by asking its
+ * delegate on the caller's thread, as the decorators of this package do.
  */
 public interface RateLimitBackend {
 

@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.redisson.api.RBatch;
@@ -18,6 +20,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.SameCallAcquires;
 
 /**
  * Sends {@link AcquireScript} calls to Redis, several at a time in one pipeline (a Redisson batch) when
@@ -27,7 +30,10 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  * it waits in a queue, and the next free send takes everything queued (up to {@code maxBatchSize}) in one
  * write. Alone, a call costs exactly what a plain script call costs; under concurrency, Redis and the
  * client read and write many calls per system call instead of one each, which is what their CPU goes to
- * (see {@code docs/performance.md}). Each call remains its own script call, answered on its own.
+ * (see {@code docs/performance.md}). Each call remains its own script call, answered on its own, except the
+ * decisions of one rate limited call: made inside a {@link SameCallAcquires} scope, they are held until it closes and
+ * then sent together, those whose limiters' keys share a slot (all of them, off a Redis Cluster) as one
+ * {@code acquire-many.lua} call ({@link AcquireCommands}), which decides each as its own call would.
  *
  * <p>A send occupies its slot until Redis answered or every caller in it gave up (cancelled its future,
  * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
@@ -43,60 +49,98 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 final class AcquirePipeline {
 
     private final RedissonClient redisson;
-    private final AcquireScript script;
+    private final AcquireCommands commands;
+    private final boolean cluster;
     private final int maxInFlight;
     private final int maxBatchSize;
     private final RScript direct;
     private final UnaryOperator<String> masterOf;
     private final ConcurrentMap<String, Lane> lanes = new ConcurrentHashMap<>();
     private final LongAdder sends = new LongAdder();
+    /** Made once: a method reference per call would be an allocation per call. */
+    private final Consumer<List<AcquireCall>> sendHeld = this::sendHeld;
 
     /**
      * @param maxInFlight sends that may wait for Redis at once; 0 sends every call on its own at once
      * @param maxBatchSize most calls in one send
      */
     AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize) {
-        this(redisson, script, maxInFlight, maxBatchSize, limiterName -> "");
+        this(redisson, script, maxInFlight, maxBatchSize, limiterName -> "", false);
     }
 
-    /** @param masterOf the master a limiter's calls go to: calls of different masters never share a send slot */
+    /**
+     * @param masterOf the master a limiter's calls go to: calls of different masters never share a send slot
+     * @param cluster whether Redis is a Redis Cluster, where only limiters of one slot share a script call
+     */
     AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize,
-            UnaryOperator<String> masterOf) {
+            UnaryOperator<String> masterOf, boolean cluster) {
         if (maxInFlight < 0 || maxBatchSize < 1) {
             throw new IllegalArgumentException("maxInFlight must be >= 0 and maxBatchSize >= 1 but were "
                     + maxInFlight + " and " + maxBatchSize);
         }
         this.redisson = redisson;
-        this.script = script;
+        this.commands = new AcquireCommands(script);
+        this.cluster = cluster;
         this.maxInFlight = maxInFlight;
         this.maxBatchSize = maxBatchSize;
         this.direct = redisson.getScript(StringCodec.INSTANCE);
         this.masterOf = masterOf;
     }
 
-    /** Takes {@code permits} from the limiter, declared as {@code spec}; {@code check} says what to make of its stored config. */
+    /**
+     * Takes {@code permits} from the limiter, declared as {@code spec}; {@code check} says what to make of its stored
+     * config. Inside a {@link SameCallAcquires} scope the call is held until the scope closes, then sent with the
+     * other decisions of the same rate limited call.
+     */
     CompletableFuture<AcquireScript.Reply> acquire(String limiterName, long permits, LimitSpec spec,
             AcquireScript.ConfigCheck check) {
-        Call call = new Call(limiterName, permits, spec, check, new CompletableFuture<>());
+        AcquireCall call = new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
+        if (!SameCallAcquires.hold(this, call, sendHeld)) {
+            dispatch(call);
+        }
+        return call.result();
+    }
+
+    /** Queues one call or group (or sends it at once without pipelining); the lane sends it when it can. */
+    private void dispatch(QueuedAcquire queued) {
         if (maxInFlight == 0) {
             sends.increment();
-            send(direct, call);
-            return call.result;
+            commands.send(direct, queued);
+            return;
         }
+        Lane lane = laneOf(queued.limiterName());
+        lane.queue.add(queued);
+        lane.drain();
+    }
+
+    private Lane laneOf(String limiterName) {
         String master = masterOf.apply(limiterName);
         Lane lane = lanes.get(master);
-        if (lane == null) {
-            lane = lanes.computeIfAbsent(master, ignored -> new Lane());
+        return lane != null ? lane : lanes.computeIfAbsent(master, ignored -> new Lane());
+    }
+
+    /**
+     * The decisions of one rate limited call, held while its limits were asked: those whose keys share a slot go as
+     * one group, which a lane queues and sends as one.
+     */
+    private void sendHeld(List<AcquireCall> held) {
+        try {
+            if (held.size() == 1) {
+                dispatch(held.get(0));
+                return;
+            }
+            SlotGroups.of(held, cluster).forEach(this::dispatch);
         }
-        lane.queue.add(call);
-        lane.drain();
-        return call.result;
+        catch (RuntimeException | Error ex) {
+            // the scope closing must not throw into the caller's loop, nor leave a held call unanswered
+            held.forEach(call -> call.result().completeExceptionally(ex));
+        }
     }
 
     /** One master's queue and sends in flight. */
     private final class Lane {
 
-        private final ConcurrentLinkedQueue<Call> queue = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<QueuedAcquire> queue = new ConcurrentLinkedQueue<>();
         private final AtomicInteger inFlight = new AtomicInteger();
 
         private void drain() {
@@ -108,7 +152,7 @@ final class AcquirePipeline {
                 if (!inFlight.compareAndSet(sending, sending + 1)) {
                     continue;
                 }
-                List<Call> calls = takeQueued();
+                List<QueuedAcquire> calls = takeQueued();
                 if (calls.isEmpty()) {
                     inFlight.decrementAndGet();
                     continue;
@@ -117,38 +161,48 @@ final class AcquirePipeline {
             }
         }
 
-        private List<Call> takeQueued() {
-            List<Call> calls = new ArrayList<>(Math.min(maxBatchSize, 16));
-            Call call;
-            while (calls.size() < maxBatchSize && (call = queue.poll()) != null) {
-                if (!call.result.isDone()) {
-                    calls.add(call);
+        /** Up to {@code maxBatchSize} decisions (a group is never split), leaving out those whose callers gave up. */
+        private List<QueuedAcquire> takeQueued() {
+            List<QueuedAcquire> taken = new ArrayList<>(Math.min(maxBatchSize, 16));
+            int calls = 0;
+            QueuedAcquire queued;
+            while (calls < maxBatchSize && (queued = queue.poll()) != null) {
+                QueuedAcquire pending = queued.pending();
+                if (pending != null) {
+                    taken.add(pending);
+                    calls += pending.size();
                 }
             }
-            return calls;
+            return taken;
         }
 
-        private void sendAll(List<Call> calls) {
+        private void sendAll(List<QueuedAcquire> taken) {
             sends.increment();
-            Slot slot = new Slot(calls.size());
-            for (Call call : calls) {
-                call.result.whenComplete((reply, ex) -> slot.callDone());
+            int calls = 0;
+            for (QueuedAcquire queued : taken) {
+                calls += queued.size();
+            }
+            Slot slot = new Slot(calls);
+            BiConsumer<Object, Throwable> callDone = (reply, ex) -> slot.callDone();
+            Consumer<AcquireCall> watch = call -> call.result().whenComplete(callDone);
+            for (QueuedAcquire queued : taken) {
+                queued.forEachCall(watch);
             }
             try {
-                if (calls.size() == 1) {
-                    send(direct, calls.get(0)); // its answer completes the call, which frees the slot
+                if (taken.size() == 1) {
+                    commands.send(direct, taken.get(0)); // its answer completes the calls, which frees the slot
                 }
                 else {
                     RBatch batch = redisson.createBatch();
                     RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
-                    for (Call call : calls) {
-                        send(scripts, call);
+                    for (QueuedAcquire queued : taken) {
+                        commands.send(scripts, queued);
                     }
                     batch.executeAsync().whenComplete((replies, ex) -> slot.release());
                 }
             }
             catch (RuntimeException | Error ex) {
-                calls.forEach(call -> call.result.completeExceptionally(ex));
+                taken.forEach(queued -> queued.forEachCall(call -> call.result().completeExceptionally(ex)));
                 slot.release();
             }
         }
@@ -181,35 +235,5 @@ final class AcquirePipeline {
     /** Round trips made so far: single calls and pipelines. */
     long sends() {
         return sends.sum();
-    }
-
-    /** Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). */
-    private void send(RScriptAsync target, Call call) {
-        String name = call.limiterName;
-        CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE, RedissonCompatibility.LIST, script.keys(name),
-                script.argument(call.permits, call.spec, call.check)).toCompletableFuture();
-        reply.whenComplete((values, ex) -> {
-            if (ex != null) {
-                call.result.completeExceptionally(ex);
-            }
-            else {
-                try {
-                    call.result.complete(AcquireScript.Reply.parse(values));
-                }
-                catch (RuntimeException parseError) {
-                    call.result.completeExceptionally(parseError);
-                }
-            }
-        });
-        call.result.whenComplete((millis, ex) -> {
-            if (call.result.isCancelled()) {
-                reply.cancel(false);
-            }
-        });
-    }
-
-    private record Call(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
-            CompletableFuture<AcquireScript.Reply> result) {
     }
 }

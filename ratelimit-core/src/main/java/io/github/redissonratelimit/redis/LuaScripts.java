@@ -8,14 +8,17 @@ import java.nio.charset.StandardCharsets;
 /**
  * The Lua scripts of the Redis backend, kept as resources under {@value #LOCATION} (each file starts with
  * what it takes and what it answers), loaded once. Each script is sent with {@code common.lua} in front of
- * it: Redis runs every script on its own, so the functions they share travel with each of them. Comment lines
- * are dropped when loading.
+ * it: Redis runs every script on its own, so the functions they share travel with each of them. The two
+ * acquire scripts also carry {@code decide.lua}, the decision of one limiter they share. Comment lines are dropped
+ * when loading.
  */
 final class LuaScripts {
 
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
-    static final String ACQUIRE = load("acquire");
+    static final String ACQUIRE = load("decide", "acquire");
+
+    static final String ACQUIRE_MANY = load("decide", "acquire-many");
 
     static final String REFUND = load("refund");
 
@@ -26,8 +29,12 @@ final class LuaScripts {
     private LuaScripts() {
     }
 
-    private static String load(String name) {
-        return withoutCommentLines(read("common") + "\n" + read(name));
+    private static String load(String... names) {
+        StringBuilder script = new StringBuilder(read("common"));
+        for (String name : names) {
+            script.append('\n').append(read(name));
+        }
+        return withoutCommentLines(script.toString());
     }
 
     /** Drops whole-line comments and blank lines: they would only travel to Redis and sit in its script cache. */

@@ -33,7 +33,9 @@ import io.github.redissonratelimit.resilience.MasterLocator;
  * writes the declared config when none is stored, and the first time this JVM sees a limiter name (or sees it
  * declared with another spec, e.g. under a runtime override) it also compares the stored config with the
  * declared one and applies the {@link ConfigChangePolicy}. The reply carries the permits left, so rate limit
- * headers cost nothing more. Concurrent decisions share pipelines ({@link AcquirePipeline}). Grants are stamped
+ * headers cost nothing more. Concurrent decisions share pipelines ({@link AcquirePipeline}); the limits of one call
+ * asked inside a {@link io.github.redissonratelimit.limiter.SameCallAcquires} scope are decided in one script call
+ * when their keys may share one (always off a Redis Cluster; on one, when they hash to the same slot). Grants are stamped
  * with Redis's clock ({@code TIME} inside the script) unless {@link BackendOptions#clock()} says
  * {@link LimiterClock#CLIENT}.
  *
@@ -80,7 +82,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
         this.clusterMasters = ClusterMasters.of(redisson);
         this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize(),
-                this::masterOf);
+                this::masterOf, clusterMasters != null);
     }
 
     public BackendOptions getOptions() {
@@ -184,6 +186,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
         RScript scripts = redisson.getScript(StringCodec.INSTANCE);
         return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.REFUND).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.STATE).toCompletableFuture());
     }

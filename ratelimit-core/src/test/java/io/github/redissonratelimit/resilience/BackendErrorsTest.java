@@ -28,7 +28,9 @@ import org.redisson.config.Config;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.BackendCalls;
+import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -178,6 +180,26 @@ class BackendErrorsTest {
         assertThat(BackendErrors.isBackendError(written)).isTrue();
         assertThat(acquired).isInstanceOf(RedisException.class).hasMessageContaining("user_script");
         assertThat(BackendErrors.isBackendError(acquired)).isTrue();
+    }
+
+    @Test
+    void outOfMemoryInLimitsDecidedInOneScriptCallIsAnOutageForEach() {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(redisson);
+        try (RespClient cli = cli()) {
+            cli.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+            cli.command("CONFIG", "SET", "maxmemory", "1");
+        }
+        List<CompletableFuture<Decision>> decisions;
+        try (SameCallAcquires call = SameCallAcquires.open()) {
+            decisions = List.of(backend.acquire("rate_limit:{user}", SPEC, 1), backend.acquire("rate_limit:{region}", SPEC, 1));
+        }
+        for (CompletableFuture<Decision> decision : decisions) {
+            Throwable refused = catchThrowable(() -> BackendCalls.await(decision));
+            report("OOM, acquire-many", refused);
+            assertThat(refused).isInstanceOf(RedisException.class).hasMessageStartingWith("OOM ")
+                    .hasMessageContaining("user_script");
+            assertThat(BackendErrors.isBackendError(refused)).isTrue();
+        }
     }
 
     @Test

@@ -1,0 +1,29 @@
+package io.github.redissonratelimit.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import io.github.redissonratelimit.limiter.LimitSpec;
+
+/**
+ * One decision on its way to Redis: take {@code permits} from the limiter declared as {@code spec}, {@code check}
+ * saying what to make of its stored config; {@code result} completes with Redis's answer.
+ */
+record AcquireCall(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
+        CompletableFuture<AcquireScript.Reply> result) implements QueuedAcquire {
+
+    @Override
+    public int size() {
+        return 1;
+    }
+
+    @Override
+    public void forEachCall(Consumer<AcquireCall> action) {
+        action.accept(this);
+    }
+
+    @Override
+    public QueuedAcquire pending() {
+        return result.isDone() ? null : this;
+    }
+}

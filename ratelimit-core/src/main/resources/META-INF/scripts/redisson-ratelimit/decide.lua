@@ -1,0 +1,173 @@
+-- decide: the decision of acquire (one limiter) and acquire-many (several), as a function shared by both
+-- (prepended to them after common.lua).
+--
+-- decide(keys, argument): takes permits from one limiter, or answers when they can be free.
+-- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,
+--   grants this client's).
+-- argument: "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>", one argument
+--   because Redisson encodes and copies every argument into a buffer of its own.
+--   clock: 0 reads Redis's TIME, else the caller's clock in ms (ratelimit.clock=client);
+--   rate .. keep-alive: the declared config, written when none is stored;
+--   check: '-' uses the stored config, 'u' / 'r' / 'k' compare it with the declared one and, when they
+--   differ, update it keeping the window, reset it, or keep the stored one (ratelimit.on-config-change).
+-- Returns {wait, free, next}: wait 0 when granted, else the ms until the permits can be free (1..interval);
+--   free the permits left (never below 0); next the ms until the oldest grant leaves the window
+--   (0..interval). When the check found another stored config, four more: rate, interval, type and
+--   keep-alive of the stored one, and a fifth: 1 updated, 2 reset, 3 kept.
+--
+-- The law free + held = rate is kept through every change: a lowered rate leaves free below 0 (a debt the
+-- next expiring grants pay), a raised one frees the difference at once; a lost counter is recounted from
+-- the grants, lost grants with a counter left are held as one grant of (rate - free) from now, and a
+-- limiter with neither starts a fresh window.
+
+local function decide(keys, argument)
+  local permitsArg, clock, grantId, rateArg, intervalArg, typeArg, keepAliveArg, check =
+    string.match(argument, '^(%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
+  if permitsArg == nil then
+    error('redisson-ratelimit: malformed acquire argument')
+  end
+  local now = now_millis(clock)
+  local declared = {tonumber(rateArg), tonumber(intervalArg), typeArg, tonumber(keepAliveArg)}
+
+  local rate, interval, type, keepAlive = stored_config(keys)
+  local written, recounting = false, false
+  local change = nil
+  if rate == nil then
+    rate, interval, type, keepAlive = declared[1], declared[2], declared[3], declared[4]
+    redis.call('hset', keys[1], 'rate', rate, 'interval', interval, 'type', type, 'keepAliveTime', keepAlive)
+    written = true
+  elseif check ~= '-' and (rate ~= declared[1] or interval ~= declared[2] or type ~= declared[3]
+      or keepAlive ~= declared[4]) then
+    change = {rate, interval, tonumber(type), keepAlive, 3}
+    if check ~= 'k' then
+      rate, interval, type, keepAlive = declared[1], declared[2], declared[3], declared[4]
+      redis.call('hset', keys[1], 'rate', rate, 'interval', interval, 'type', type, 'keepAliveTime', keepAlive)
+      written = true
+      if check == 'r' then
+        redis.call('del', keys[2], keys[3], keys[4], keys[5])
+        change[5] = 2
+      else
+        recounting = true
+        change[5] = 1
+      end
+    end
+  end
+
+  local wanted = tonumber(permitsArg)
+  if wanted > rate then
+    error('Requested permits amount cannot exceed defined rate')
+  end
+  local valueKey, grantsKey = limiter_keys(keys, type)
+
+  local stored = redis.call('get', valueKey)
+  local free
+  local changed = false
+  local oldest
+  if recounting and stored ~= false and tonumber(stored) < change[1] and redis.call('zcard', grantsKey) == 0 then
+    -- the config changed while the grants were lost: hold what the counter said was taken before recounting
+    hold_lost_grants(grantsKey, grantId, change[1] - tonumber(stored), now)
+  end
+  if stored == false or recounting then
+    free = recount(grantsKey, rate, interval, now)
+    changed = true
+    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+  else
+    free = tonumber(stored)
+    -- the oldest grants, in one read: those that left the window give their permits back, the first one still
+    -- in it tells when the next permit returns; only when all eight have left are the rest read by score
+    local edge = now - interval
+    local firsts = redis.call('zrange', grantsKey, 0, 7, 'withscores')
+    local expired = {}
+    oldest = {}
+    for i = 1, #firsts, 2 do
+      if tonumber(firsts[i + 1]) <= edge then
+        expired[#expired + 1] = firsts[i]
+      else
+        oldest = {firsts[i], firsts[i + 1]}
+        break
+      end
+    end
+    local empty = #firsts == 0
+    if #expired > 0 then
+      if #expired == 8 then
+        expired = redis.call('zrangebyscore', grantsKey, 0, edge)
+      end
+      redis.call('zremrangebyscore', grantsKey, 0, edge)
+      free = free + held(expired)
+      changed = true
+      if #oldest == 0 then
+        oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+      end
+      empty = #oldest == 0
+    end
+    if empty and free < rate then
+      -- the grants are gone but the counter is not: what it says is taken stays taken, from now
+      oldest = hold_lost_grants(grantsKey, grantId, rate - free, now)
+    elseif empty and free > rate then
+      free = rate
+      changed = true
+    end
+  end
+
+  local wait, nextMillis = 0, interval
+  if free < wanted then
+    -- before rejecting, a cheap check of the law (each grant holds at least one permit): more free than the
+    -- grants leave (RRateLimiter's release, or its re-created counter) is recounted
+    if free + redis.call('zcard', grantsKey) > rate then
+      free = recount(grantsKey, rate, interval, now)
+      changed = true
+      oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    end
+  end
+  if free >= wanted then
+    add_grant(grantsKey, grantId, wanted, now)
+    free = free - wanted
+    changed = true
+    if #oldest > 0 then
+      nextMillis = until_expiry(oldest[2], interval, now)
+    end
+  else
+    wait = interval
+    local back = free
+    local grants = redis.call('zrange', grantsKey, 0, wanted - free - 1, 'withscores')
+    for i = 1, #grants, 2 do
+      local _, permits = struct.unpack('Bc0I', grants[i])
+      back = back + permits
+      if back >= wanted then
+        wait = until_expiry(grants[i + 1], interval, now)
+        break
+      end
+    end
+    wait = math.max(1, wait)
+    if #oldest > 0 then
+      nextMillis = until_expiry(oldest[2], interval, now)
+    end
+  end
+  if changed then
+    redis.call('set', valueKey, free, 'KEEPTTL')
+  end
+
+  if keepAlive > 0 then
+    local slack = math.min(keepAlive - interval, math.floor(keepAlive / 16))
+    if written or stored == false or redis.call('pttl', grantsKey) < keepAlive - slack then
+      redis.call('pexpire', keys[1], keepAlive)
+      redis.call('pexpire', valueKey, keepAlive)
+      redis.call('pexpire', grantsKey, keepAlive)
+    end
+  else
+    -- no keep-alive of our own: the keys follow a TTL set on the config hash, as RRateLimiter's do
+    local ttl = redis.call('pttl', keys[1])
+    if ttl > 0 then
+      redis.call('pexpire', valueKey, ttl)
+      redis.call('pexpire', grantsKey, ttl)
+    end
+  end
+
+  local reply = {wait, math.max(0, free), nextMillis}
+  if change ~= nil then
+    for i = 1, 5 do
+      reply[3 + i] = change[i]
+    end
+  end
+  return reply
+end
