@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -25,15 +24,13 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
-import io.github.redissonratelimit.test.redis.RealRedisExtension;
+import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RedissonClients;
 
 /**
  * The decisions of one call made inside a {@link SameCallAcquires} scope are decided in one script call
  * ({@code acquire-many.lua}) on a standalone Redis, each exactly as its own call would decide it.
  */
-@ExtendWith(RealRedisExtension.class)
 class AcquireManyTest {
 
     private static final Duration MINUTE = Duration.ofMinutes(1);
@@ -41,16 +38,14 @@ class AcquireManyTest {
     private static final LimitSpec FIVE = new LimitSpec(5, MINUTE, RateLimitMode.OVERALL);
 
     @RegisterExtension
-    final RedissonClients clients = new RedissonClients();
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
     private final LimiterNaming naming = new LimiterNaming();
-    private RedisEndpoint redis;
     private RedissonClient client;
 
     @BeforeEach
-    void setUp(RedisEndpoint redis) {
-        this.redis = redis;
-        redis.flushAll();
-        client = clients.create(redis);
+    void setUp() {
+        client = fresh.newClient();
         RedissonRateLimitBackend.loadScripts(client).toCompletableFuture().join();
     }
 
