@@ -34,8 +34,15 @@ final class LocalPolicyDecisions {
         }
         CompletableFuture<Decision> asked = redis.get().toCompletableFuture();
         if (asked.isDone() && !asked.isCompletedExceptionally()) {
-            // answered already (e.g. a rejection from memory): no stage of its own
-            seenByRedis(fallback, call, asked.join());
+            // answered already (e.g. a rejection from memory): no stage of its own; a remembered rejection is not a
+            // new answer of Redis, whose answer behind it was recorded when it came
+            Decision decision = asked.join();
+            if (decision.allowed()) {
+                seenByRedis(fallback, call, decision);
+            }
+            else {
+                fallback.redisAnswered();
+            }
             return asked;
         }
         return asked.handle((decision, ex) -> {

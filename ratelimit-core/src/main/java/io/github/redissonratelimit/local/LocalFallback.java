@@ -91,8 +91,8 @@ public final class LocalFallback {
         }
     }
 
-    /** Redis answered: what ends local limiting once no local decision is needed any more. */
-    void redisAnswered() {
+    /** Redis answered (or a rejection it made was remembered): what ends local limiting once no local decision is needed any more. */
+    public void redisAnswered() {
         if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
             logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
                     + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
