@@ -1,9 +1,12 @@
 package io.github.redissonratelimit.interceptor;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -47,6 +50,8 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
 
     private final FutureRateLimiting futures = new FutureRateLimiting(this);
     private final ReactiveRateLimiting reactive = reactorPresent ? new ReactiveRateLimiting(this) : null;
+    /** How each limited method returns, found once: asking the reactive adapter registry on every call costs more than the rest of the interceptor. */
+    private final Map<Method, Returns> returns = new ConcurrentHashMap<>();
 
     public RateLimitInterceptor(RateLimitOperationSource operationSource, LimiterNaming naming,
             RateLimitBackend backend) {
@@ -82,11 +87,11 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         if (operations.isEmpty()) {
             return invocation.proceed();
         }
-        Class<?> returnType = invocation.getMethod().getReturnType();
-        if (returnType == CompletableFuture.class || returnType == CompletionStage.class) {
+        Returns kind = returnsOf(invocation.getMethod());
+        if (kind == Returns.FUTURE) {
             return futures.invoke(invocation, target, targetClass, operations);
         }
-        if (reactive != null && reactive.handles(invocation.getMethod())) {
+        if (kind == Returns.DEFERRED) {
             return reactive.invoke(invocation, target, targetClass, operations);
         }
         Object[] args = invocation.getArguments();
@@ -100,6 +105,27 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
             throw acquisition.error();
         }
         return acquisition.rejection() != null ? rejected(acquisition, target, args) : invocation.proceed();
+    }
+
+    private Returns returnsOf(Method method) {
+        Returns kind = returns.get(method);
+        if (kind == null) {
+            Class<?> returnType = method.getReturnType();
+            kind = returnType == CompletableFuture.class || returnType == CompletionStage.class ? Returns.FUTURE
+                    : reactive != null && reactive.handles(method) ? Returns.DEFERRED : Returns.VALUE;
+            returns.put(method, kind);
+        }
+        return kind;
+    }
+
+    /** What a limited method returns, as far as the interceptor cares. */
+    private enum Returns {
+        /** A value (or nothing): decided on the calling thread before the method runs. */
+        VALUE,
+        /** A {@code CompletableFuture} or {@code CompletionStage}. */
+        FUTURE,
+        /** A deferred reactive type, or a Kotlin {@code suspend} method: limited per subscription. */
+        DEFERRED
     }
 
     /**

@@ -60,6 +60,8 @@ public final class LocalFallback {
     private volatile long lastLocalDecision;
     private volatile long lastLocalGrant;
     private volatile boolean grantedLocally;
+    /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
+    private volatile boolean decidedInMemory;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
         this(instances, maxLimiters, Duration.ofSeconds(1), System::nanoTime);
@@ -106,6 +108,7 @@ public final class LocalFallback {
     public Decision decide(String limiterName, LimitSpec spec, long permits) {
         long now = nanoClock.getAsLong();
         lastLocalDecision = now;
+        decidedInMemory = true;
         if (!active.get() && active.compareAndSet(false, true)) {
             activations.increment();
             logger.warn("Redis gives no rate limit decision; each instance limits in memory to its share of every "
@@ -133,6 +136,9 @@ public final class LocalFallback {
      * has room, or the limiter was not decided in memory within the interval).
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
+        if (!decidedInMemory) {
+            return null;
+        }
         LocalWindow window = windows.get(limiterName);
         // in steady state no limiter was decided in memory: no clock read (the grant that follows reads it)
         if (window == null || !window.everDecidedLocally()) {

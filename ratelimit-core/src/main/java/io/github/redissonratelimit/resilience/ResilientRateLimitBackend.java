@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -50,6 +49,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
 
     private final RateLimitBackend delegate;
     private final Duration timeout;
+    private final DecisionDeadlines deadlines;
     private final MasterLocator masters;
     private final MasterCircuits circuits;
     private final Supplier<List<RateLimitListener>> listeners;
@@ -77,6 +77,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
         }
         this.timeout = timeout;
+        this.deadlines = new DecisionDeadlines(timeout);
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
         this.masters = MasterCircuits.locatorOf(delegate);
         this.circuits = new MasterCircuits(failureThreshold, openDuration, this::stateChanged);
@@ -110,7 +111,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             pending = CompletableFuture.failedFuture(ex);
         }
         CompletableFuture<Decision> sent = pending;
-        return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+        return deadlines.within(pending.copy())
                 .handle((decision, error) -> settle(limiterName, circuit, sent, decision, unwrap(error)));
     }
 
@@ -143,7 +144,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }
-        return pending.copy().orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).handle((value, error) -> {
+        return deadlines.within(pending.copy()).handle((value, error) -> {
             Throwable cause = unwrap(error);
             if (cause == null) {
                 return value;
