@@ -222,6 +222,7 @@ public final class BenchmarkMain {
                     .computeIfAbsent(threads, count -> new ArrayList<>())
                     .add(new Measured(run.decisions(), run.perSecond(), run.micros(0.5), run.micros(0.99),
                             commands.calls("evalsha") + commands.calls("eval"), commands.totalExcept("info", "ping"),
+                            (commands.micros("evalsha") + commands.micros("eval")) / (double) run.decisions(),
                             clientCpuNanos / 1_000.0 / run.decisions(),
                             redisCpuNanos < 0 ? Double.NaN : redisCpuNanos / 1_000.0 / run.decisions()));
         }
@@ -244,6 +245,11 @@ public final class BenchmarkMain {
 
         double medianClientCpu(String contender, int threads) {
             return Stats.median(of(contender, threads).stream().map(Measured::clientCpuMicros).toList());
+        }
+
+        /** Redis's time running the contender's script calls per decision ({@code usec} of INFO commandstats). */
+        double medianScriptMicros(String contender, int threads) {
+            return Stats.median(of(contender, threads).stream().map(Measured::scriptMicros).toList());
         }
 
         double medianRedisCpu(String contender, int threads) {
@@ -309,6 +315,6 @@ public final class BenchmarkMain {
 
     /** One contender's run at one thread count. */
     record Measured(long decisions, double perSecond, double p50Micros, double p99Micros, long scriptCalls,
-            long commands, double clientCpuMicros, double redisCpuMicros) {
+            long commands, double scriptMicros, double clientCpuMicros, double redisCpuMicros) {
     }
 }

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.benchmarks;
 
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -37,6 +38,12 @@ public class HttpApplication {
     @RestController
     public static class Endpoints {
 
+        private final RedissonClient redisson;
+
+        public Endpoints(RedissonClient redisson) {
+            this.redisson = redisson;
+        }
+
         @GetMapping("/limited/{user}")
         @RateLimit(key = "'http:' + #user", rate = Limits.GENEROUS_RATE, window = "1s")
         public String limited(@PathVariable String user) {
@@ -45,6 +52,13 @@ public class HttpApplication {
 
         @GetMapping("/unlimited/{user}")
         public String unlimited(@PathVariable String user) {
+            return user;
+        }
+
+        /** Unlimited, with one Redis round trip through the same Redisson client: what one costs the application. */
+        @GetMapping("/redis/{user}")
+        public String oneRedisCall(@PathVariable String user) {
+            redisson.getBucket("http-probe:" + user, StringCodec.INSTANCE).get();
             return user;
         }
     }

@@ -15,8 +15,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Goal 5 of the performance issue: the same request to a limited endpoint and to its unlimited twin, same JVM,
- * same Redis, at several connection counts, closed loop; rounds alternate the two endpoints so that drift hits
- * both alike. The client is the JDK's {@link HttpClient} (HTTP/1.1, keep-alive), one thread per connection.
+ * same Redis, at several connection counts, closed loop; rounds alternate the endpoints so that drift hits
+ * all alike; a third twin makes one Redisson {@code GET}, what one Redis round trip costs the application. The client is the JDK's {@link HttpClient} (HTTP/1.1, keep-alive), one thread per connection.
  */
 final class HttpScenario {
 
@@ -37,7 +37,8 @@ final class HttpScenario {
         }
     }
 
-    record Result(int connections, Runs limited, Runs unlimited) {
+    /** @param oneRedisCall the unlimited endpoint with one Redisson {@code GET}: one round trip as the application pays it */
+    record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall) {
     }
 
     static List<Result> run(RedissonClient redisson, Settings settings) throws InterruptedException {
@@ -47,24 +48,26 @@ final class HttpScenario {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             Contender limited = new Endpoint(client, port, "limited");
             Contender unlimited = new Endpoint(client, port, "unlimited");
+            Contender oneRedisCall = new Endpoint(client, port, "redis");
+            List<Contender> endpoints = List.of(limited, unlimited, oneRedisCall);
             int rounds = Math.max(1, settings.rounds() / 4);
             for (int connections : CONNECTIONS) {
                 BenchmarkMain.log("HTTP, " + connections + " connection(s)");
                 for (int user = 0; user < Users.COUNT; user++) {
                     limited.decide(user); // first sight of each user's limiter is not part of the figures
                 }
-                LoadRun.run(limited, connections, settings.warmup().dividedBy(4));
-                LoadRun.run(unlimited, connections, settings.warmup().dividedBy(4));
-                List<LoadRun.Result> limitedRuns = new ArrayList<>();
-                List<LoadRun.Result> unlimitedRuns = new ArrayList<>();
-                for (int round = 0; round < rounds; round++) {
-                    boolean limitedFirst = round % 2 == 0;
-                    LoadRun.Result first = checked(LoadRun.run(limitedFirst ? limited : unlimited, connections, settings.run()));
-                    LoadRun.Result second = checked(LoadRun.run(limitedFirst ? unlimited : limited, connections, settings.run()));
-                    limitedRuns.add(limitedFirst ? first : second);
-                    unlimitedRuns.add(limitedFirst ? second : first);
+                for (Contender endpoint : endpoints) {
+                    LoadRun.run(endpoint, connections, settings.warmup().dividedBy(4));
                 }
-                results.add(new Result(connections, new Runs(limitedRuns), new Runs(unlimitedRuns)));
+                List<List<LoadRun.Result>> runs = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                for (int round = 0; round < rounds; round++) {
+                    for (int i = 0; i < endpoints.size(); i++) {
+                        // a different endpoint goes first in each round: drift spreads evenly
+                        int endpoint = (i + round) % endpoints.size();
+                        runs.get(endpoint).add(checked(LoadRun.run(endpoints.get(endpoint), connections, settings.run())));
+                    }
+                }
+                results.add(new Result(connections, new Runs(runs.get(0)), new Runs(runs.get(1)), new Runs(runs.get(2))));
             }
         }
         return results;

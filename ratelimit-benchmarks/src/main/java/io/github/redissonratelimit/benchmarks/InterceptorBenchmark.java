@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.State;
 import org.springframework.aop.framework.ProxyFactory;
 
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
@@ -46,6 +47,7 @@ public class InterceptorBenchmark {
     private AnnotatedService target;
     private RateLimitInterceptor interceptor;
     private RateLimitInterceptor interceptorWithLocalRejection;
+    private RateLimitInterceptor withoutLocalPolicy;
     private AnnotatedService proxy;
     private AnnotatedService rejectingProxy;
     private LocalRejectionCache rejectedFromMemory;
@@ -60,6 +62,8 @@ public class InterceptorBenchmark {
         method = AnnotatedService.class.getMethod("decide", String.class);
         interceptor = newInterceptor(ALLOW_ALL);
         interceptorWithLocalRejection = newInterceptor(new LocalRejectionCache(ALLOW_ALL, 10_000));
+        withoutLocalPolicy = newInterceptor(new LocalRejectionCache(ALLOW_ALL, 10_000));
+        withoutLocalPolicy.setDefaultBackendErrorPolicy(BackendErrorPolicy.ALLOW);
 
         AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
         ProxyFactory factory = new ProxyFactory(target);
@@ -111,6 +115,15 @@ public class InterceptorBenchmark {
     @Benchmark
     public Object interceptorWithLocalRejection() throws Throwable {
         return interceptorWithLocalRejection.invoke(new DirectInvocation(target, method, nextUser()));
+    }
+
+    /**
+     * The default wiring with {@code ratelimit.on-backend-error=allow}: no in-memory record of the grants, which the
+     * default outage policy {@code local} keeps for when Redis gives no decision. What that record costs.
+     */
+    @Benchmark
+    public Object interceptorWithoutLocalPolicy() throws Throwable {
+        return withoutLocalPolicy.invoke(new DirectInvocation(target, method, nextUser()));
     }
 
     /** The whole call through a Spring (CGLIB) proxy with the rate limit advisor. */

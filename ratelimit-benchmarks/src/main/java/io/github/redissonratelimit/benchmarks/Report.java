@@ -48,16 +48,20 @@ final class Report {
                 .append(settings.warmup().toMillis()).append(" ms warm-up each; medians over the rounds.\n\n");
         md.append("CPU per decision: CPU time the harness JVM (callers, Redisson's I/O threads, JIT, GC) and "
                 + "redis-server used during the run, divided by its decisions; less sensitive to other load on the "
-                + "machine than decisions per second.\n\n");
+                + "machine than decisions per second. Scripts µs per decision: the time Redis spent running the "
+                + "contender's script calls (INFO commandstats `usec` of EVALSHA and EVAL: the scripts and the commands "
+                + "they run, without reading requests and writing replies), divided by its decisions; (d) runs no "
+                + "script.\n\n");
         md.append("| threads | contender | decisions/s (median) | quartiles of the rounds | p50 µs | p99 µs | client CPU µs per decision "
-                + "| Redis CPU µs per decision |\n");
-        md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                + "| Redis CPU µs per decision | of it running scripts, µs |\n");
+        md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int threads : settings.threadCounts()) {
             for (String id : results.contenders.keySet()) {
-                md.append(String.format(Locale.ROOT, "| %d | (%s) | %,.0f | %,.0f – %,.0f | %.0f | %.0f | %.1f | %.1f |\n",
+                md.append(String.format(Locale.ROOT, "| %d | (%s) | %,.0f | %,.0f – %,.0f | %.0f | %.0f | %.1f | %.1f | %.1f |\n",
                         threads, id, results.medianPerSecond(id, threads), results.lowerQuartile(id, threads),
                         results.upperQuartile(id, threads), results.medianP50(id, threads), results.medianP99(id, threads),
-                        results.medianClientCpu(id, threads), results.medianRedisCpu(id, threads)));
+                        results.medianClientCpu(id, threads), results.medianRedisCpu(id, threads),
+                        results.medianScriptMicros(id, threads)));
             }
         }
         md.append("\n![decisions per second by contender and thread count](benchmarks.svg)\n\n");
@@ -144,22 +148,28 @@ final class Report {
         md.append("## Through HTTP\n\n");
         md.append(String.format(Locale.ROOT, "`GET /limited/{user}` (one `@RateLimit(key = \"'http:' + #user\")`, the "
                 + "starter's defaults: 429 handler, `RateLimit` headers with the permits left) against its unlimited "
-                + "twin `GET /unlimited/{user}`, same application on embedded Tomcat, same JVM and Redis; the JDK's "
-                + "`HttpClient` over HTTP/1.1 keep-alive, one thread per connection, closed loop; %d rounds of %d ms "
-                + "per endpoint, the two alternating; medians over the rounds. One Redis round trip (median of "
-                + "2,000 sequential `PING`s): **%.0f µs**.%n%n", Math.max(1, settings.rounds() / 4),
-                settings.run().toMillis(), results.pingMicros));
-        md.append("| connections | limited req/s | unlimited req/s | limited p50 µs | unlimited p50 µs | added p50 µs "
-                + "| limited p99 µs | unlimited p99 µs | added p99 µs | goal: added p50 < round trip + 50 µs |\n");
-        md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+                + "twin `GET /unlimited/{user}`, and a third twin `GET /redis/{user}` that makes one Redisson `GET` "
+                + "(what one Redis round trip costs the application through its client: the caller hands the command to "
+                + "Redisson's I/O thread and waits for it); same application on embedded Tomcat, same JVM and Redis; "
+                + "the JDK's `HttpClient` over HTTP/1.1 keep-alive, one thread per connection, closed loop; %d rounds "
+                + "of %d ms per endpoint, the three in turn; medians over the rounds. A raw Redis round trip (median "
+                + "of 2,000 sequential `PING`s on a plain socket, no client threads): **%.0f µs**.%n%n",
+                Math.max(1, settings.rounds() / 4), settings.run().toMillis(), results.pingMicros));
+        md.append("| connections | limited req/s | unlimited req/s | one-`GET` req/s | limited p50 µs | unlimited p50 µs "
+                + "| added p50 µs | one `GET` added p50 µs | limited p99 µs | unlimited p99 µs | added p99 µs "
+                + "| goal: added p50 < raw round trip + 50 µs | added p50 < one `GET` + 50 µs |\n");
+        md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
         for (HttpScenario.Result http : results.http) {
             double addedP50 = http.limited().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
+            double getP50 = http.oneRedisCall().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
             double addedP99 = http.limited().medianMicros(0.99) - http.unlimited().medianMicros(0.99);
-            md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |\n",
+            md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %,.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f "
+                    + "| %.0f | %s | %s |\n",
                     http.connections(), http.limited().medianPerSecond(), http.unlimited().medianPerSecond(),
-                    http.limited().medianMicros(0.5), http.unlimited().medianMicros(0.5), addedP50,
+                    http.oneRedisCall().medianPerSecond(), http.limited().medianMicros(0.5),
+                    http.unlimited().medianMicros(0.5), addedP50, getP50,
                     http.limited().medianMicros(0.99), http.unlimited().medianMicros(0.99), addedP99,
-                    addedP50 < results.pingMicros + 50 ? "✔" : "✘"));
+                    addedP50 < results.pingMicros + 50 ? "✔" : "✘", addedP50 < getP50 + 50 ? "✔" : "✘"));
         }
         md.append("\n## Memory per limiter\n\n");
         md.append("One `OVERALL` limiter with a full window (`rate` grants of one permit, the most its grants ZSET "
@@ -180,7 +190,9 @@ final class Report {
                 .append(settings.quick() ? " (quick mode: no fork, no warm-up)" : ", 1 fork, 3 × 1 s warm-up, 5 × 1 s measurement")
                 .append(". `localRejection` and `springProxyRejectedFromMemory`: calls for limiters Redis reported "
                         + "out of permits, answered from memory (the second through the proxy, which throws "
-                        + "`RateLimitExceededException`).\n\n| benchmark | ns per call | ± (99.9%) |\n| --- | ---: | ---: |\n");
+                        + "`RateLimitExceededException`). `interceptorWithoutLocalPolicy`: the default wiring with "
+                        + "`ratelimit.on-backend-error=allow`, which keeps no in-memory record of the grants (the default "
+                        + "outage policy `local` keeps one, for when Redis gives no decision).\n\n| benchmark | ns per call | ± (99.9%) |\n| --- | ---: | ---: |\n");
         for (Map.Entry<String, double[]> entry : results.microbenchmarks.entrySet()) {
             md.append(String.format(Locale.ROOT, "| `%s` | %.1f | %.1f |\n", entry.getKey(), entry.getValue()[0],
                     Double.isNaN(entry.getValue()[1]) ? 0 : entry.getValue()[1]));

@@ -3,13 +3,19 @@ package io.github.redissonratelimit.test.redis;
 import java.util.HashMap;
 import java.util.Map;
 
-/** The {@code calls} of {@code INFO commandstats}, by lower-case command name. */
+/** The {@code calls} and {@code usec} of {@code INFO commandstats}, by lower-case command name. */
 public final class CommandStats {
 
     private final Map<String, Long> calls;
+    private final Map<String, Long> micros;
 
     private CommandStats(Map<String, Long> calls) {
+        this(calls, Map.of());
+    }
+
+    private CommandStats(Map<String, Long> calls, Map<String, Long> micros) {
         this.calls = calls;
+        this.micros = micros;
     }
 
     public static CommandStats read(RespClient client) {
@@ -18,16 +24,32 @@ public final class CommandStats {
 
     static CommandStats parse(String info) {
         Map<String, Long> calls = new HashMap<>();
+        Map<String, Long> micros = new HashMap<>();
         for (String line : info.split("\r?\n")) {
             if (!line.startsWith("cmdstat_")) {
                 continue;
             }
-            String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-            int start = line.indexOf("calls=") + "calls=".length();
-            int end = line.indexOf(',', start);
-            calls.put(name.toLowerCase(), Long.parseLong(line.substring(start, end < 0 ? line.length() : end)));
+            String name = line.substring("cmdstat_".length(), line.indexOf(':')).toLowerCase();
+            calls.put(name, field(line, "calls="));
+            if (line.contains(",usec=")) {
+                micros.put(name, field(line, ",usec="));
+            }
         }
-        return new CommandStats(calls);
+        return new CommandStats(calls, micros);
+    }
+
+    private static long field(String line, String label) {
+        int start = line.indexOf(label) + label.length();
+        int end = line.indexOf(',', start);
+        return Long.parseLong(line.substring(start, end < 0 ? line.length() : end));
+    }
+
+    /**
+     * The microseconds Redis spent running the command ({@code usec}: for a script call, the script with the
+     * commands it ran, without reading the request and writing the reply).
+     */
+    public long micros(String command) {
+        return micros.getOrDefault(command.toLowerCase(), 0L);
     }
 
     public long calls(String command) {
@@ -52,19 +74,23 @@ public final class CommandStats {
     public CommandStats plus(CommandStats other) {
         Map<String, Long> sum = new HashMap<>(calls);
         other.calls.forEach((command, count) -> sum.merge(command, count, Long::sum));
-        return new CommandStats(sum);
+        Map<String, Long> microsSum = new HashMap<>(micros);
+        other.micros.forEach((command, spent) -> microsSum.merge(command, spent, Long::sum));
+        return new CommandStats(sum, microsSum);
     }
 
     /** The calls of every command but {@code commands} (ones a deployment's own machinery sends). */
     public CommandStats without(String... commands) {
         Map<String, Long> rest = new HashMap<>(calls);
+        Map<String, Long> restMicros = new HashMap<>(micros);
         for (String command : commands) {
             rest.remove(command.toLowerCase());
+            restMicros.remove(command.toLowerCase());
         }
-        return new CommandStats(rest);
+        return new CommandStats(rest, restMicros);
     }
 
-    /** Calls of each command since {@code before}. */
+    /** Calls (and microseconds) of each command since {@code before}. */
     public CommandStats minus(CommandStats before) {
         Map<String, Long> delta = new HashMap<>();
         calls.forEach((command, count) -> {
@@ -73,7 +99,14 @@ public final class CommandStats {
                 delta.put(command, difference);
             }
         });
-        return new CommandStats(delta);
+        Map<String, Long> microsDelta = new HashMap<>();
+        micros.forEach((command, spent) -> {
+            long difference = spent - before.micros(command);
+            if (difference != 0) {
+                microsDelta.put(command, difference);
+            }
+        });
+        return new CommandStats(delta, microsDelta);
     }
 
     @Override
