@@ -73,21 +73,11 @@ local function decide(keys, argument)
     oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
   else
     free = tonumber(stored)
-    -- the oldest grants, in one read: those that left the window give their permits back, the first one still
-    -- in it tells when the next permit returns; only when all eight have left are the rest read by score
+    -- the grants that left the window give their permits back (read without their scores: members only, usually
+    -- none or one; eight at a time, then the rest by score); the oldest grant left tells when the next permit
+    -- returns. Reading the eight oldest with their scores in one call cost Redis more: it formats every score.
     local edge = now - interval
-    local firsts = redis.call('zrange', grantsKey, 0, 7, 'withscores')
-    local expired = {}
-    oldest = {}
-    for i = 1, #firsts, 2 do
-      if tonumber(firsts[i + 1]) <= edge then
-        expired[#expired + 1] = firsts[i]
-      else
-        oldest = {firsts[i], firsts[i + 1]}
-        break
-      end
-    end
-    local empty = #firsts == 0
+    local expired = redis.call('zrangebyscore', grantsKey, 0, edge, 'limit', 0, 8)
     if #expired > 0 then
       if #expired == 8 then
         expired = redis.call('zrangebyscore', grantsKey, 0, edge)
@@ -95,11 +85,9 @@ local function decide(keys, argument)
       redis.call('zremrangebyscore', grantsKey, 0, edge)
       free = free + held(expired)
       changed = true
-      if #oldest == 0 then
-        oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
-      end
-      empty = #oldest == 0
     end
+    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    local empty = #oldest == 0
     if empty and free < rate then
       -- the grants are gone but the counter is not: what it says is taken stays taken, from now
       oldest = hold_lost_grants(grantsKey, grantId, rate - free, now)

@@ -27,9 +27,9 @@ import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
 
 /**
- * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout},
- * whatever Redisson's own timeouts and retries are (the delegate's asynchronous call is awaited for
- * that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
+ * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout} (checked every
+ * twentieth of it, see {@link DecisionDeadlines}), whatever Redisson's own timeouts and retries are (the delegate's
+ * asynchronous call is awaited for that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
  * do not touch Redis at all until a probe finds it back.
  *
  * <p>When the delegate is a {@link MasterLocator} (the Redisson backend on a Redis Cluster), each master has its

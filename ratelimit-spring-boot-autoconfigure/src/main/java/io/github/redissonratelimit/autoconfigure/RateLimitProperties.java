@@ -132,7 +132,8 @@ public class RateLimitProperties implements Validator {
 
     /**
      * Longest a rate limit decision waits for Redis, whatever Redisson's own timeouts and retries are: a
-     * Redis outage adds at most this to a call.
+     * Redis outage adds at most this to a call (plus up to a twentieth of it, 1 to 50 ms, how often the
+     * deadlines are checked).
      */
     private Duration backendTimeout = Duration.ofMillis(100);
 
