@@ -27,7 +27,10 @@ import com.github.benmanes.caffeine.cache.Policy;
  * have left the window, measured by the script's clock when it ran, after this call started: so until
  * {@code start + retryAfter} (this JVM's clock, read before the call) no call can find the permits,
  * whatever other callers do meanwhile. The deadline is a duration measured from before the call, so it
- * holds whichever clock the script reads (Redis's by default).
+ * holds whichever clock the script reads (Redis's by default). A grant that took the last free permit says as
+ * much: its answer carries the permits left (none) and the time until the oldest grant leaves the window, before
+ * which no permit comes back, so requests for the limiter are rejected from memory until then too (in a flood, the
+ * calls right after each allowed one no longer ask Redis).
  *
  * <p>What breaks that reasoning, and must not be combined with this cache for the same limiters:
  * {@code RRateLimiter.release(...)} (hands permits back early; {@link #forget(String)} clears this JVM's
@@ -83,6 +86,9 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend {
             if (!decision.allowed()) {
                 remember(limiterName, spec, permits, now + decision.retryAfter().toMillis());
             }
+            else if (tookTheLastPermit(decision)) {
+                remember(limiterName, spec, 1, now + decision.state().nextPermitIn().toMillis());
+            }
             return decision;
         });
     }
@@ -100,6 +106,12 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend {
     @Override
     public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
         return delegate.state(limiterName, spec);
+    }
+
+    /** An allowed decision that left no permit free (when the backend tells what is left). */
+    private static boolean tookTheLastPermit(Decision decision) {
+        LimitState left = decision.state();
+        return left != null && left.available() <= 0 && !left.nextPermitIn().isZero();
     }
 
     private void remember(String limiterName, LimitSpec spec, long permits, long untilMillis) {

@@ -34,10 +34,11 @@ class LocalRejectionCacheTest {
     void rejectsFromMemoryUntilTheOldestGrantLeavesTheWindow() {
         takeAll("a", 3); // grants at 0, 100, 200 ms; now 300
 
-        Decision fromRedis = acquire(cache, "a", THREE_PER_SECOND, 1);
-        assertThat(fromRedis.allowed()).isFalse();
-        assertThat(fromRedis.retryAfter()).isEqualTo(Duration.ofMillis(700));
-        assertThat(redis.calls).isEqualTo(4);
+        // the third grant left nothing free: the next request is answered from memory, as Redis would answer it
+        Decision afterTheLastPermit = acquire(cache, "a", THREE_PER_SECOND, 1);
+        assertThat(afterTheLastPermit.allowed()).isFalse();
+        assertThat(afterTheLastPermit.retryAfter()).isEqualTo(Duration.ofMillis(700));
+        assertThat(redis.calls).isEqualTo(3);
 
         clock.advance(400);
         Decision fromMemory = acquire(cache, "a", THREE_PER_SECOND, 1);
@@ -45,12 +46,30 @@ class LocalRejectionCacheTest {
         assertThat(fromMemory.retryAfter()).isEqualTo(Duration.ofMillis(300));
         clock.advance(299);
         assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).retryAfter()).isEqualTo(Duration.ofMillis(1));
-        assertThat(redis.calls).as("no call reached the backend").isEqualTo(4);
-        assertThat(cache.localRejections()).isEqualTo(2);
+        assertThat(redis.calls).as("no call reached the backend").isEqualTo(3);
+        assertThat(cache.localRejections()).isEqualTo(3);
 
         clock.advance(1); // t = 1000: the grant of t = 0 is out of the window
         assertThat(acquire(cache, "a", THREE_PER_SECOND, 1).allowed()).isTrue();
-        assertThat(redis.calls).isEqualTo(5);
+        assertThat(redis.calls).isEqualTo(4);
+    }
+
+    @Test
+    void aGrantThatTookTheLastPermitIsRememberedUntilTheOldestGrantLeaves() {
+        assertThat(acquire(cache, "b", THREE_PER_SECOND, 2).allowed()).isTrue(); // t = 0, one permit left: not remembered
+        clock.advance(100);
+        assertThat(acquire(cache, "b", THREE_PER_SECOND, 1).allowed()).isTrue(); // the last one
+        assertThat(redis.calls).isEqualTo(2);
+
+        clock.advance(899);
+        Decision fromMemory = acquire(cache, "b", THREE_PER_SECOND, 1);
+        assertThat(fromMemory.allowed()).isFalse();
+        assertThat(fromMemory.retryAfter()).isEqualTo(Duration.ofMillis(1));
+        assertThat(redis.calls).isEqualTo(2);
+
+        clock.advance(1); // t = 1000: the two permits of t = 0 are back
+        assertThat(acquire(cache, "b", THREE_PER_SECOND, 2).allowed()).isTrue();
+        assertThat(redis.calls).isEqualTo(3);
     }
 
     @Test
@@ -215,7 +234,9 @@ class LocalRejectionCacheTest {
             long used = log.stream().mapToLong(grant -> grant[1]).sum();
             if (spec.rate() - used >= permits) {
                 log.addLast(new long[] { now, permits });
-                return Decision.allow();
+                // what is left and when the oldest grant leaves the window, as the Redis backend answers
+                return Decision.allow(new LimitState(spec.rate() - used - permits,
+                        Duration.ofMillis(log.peekFirst()[0] + interval - now)));
             }
             long free = spec.rate() - used;
             List<long[]> oldestFirst = new ArrayList<>(log);
