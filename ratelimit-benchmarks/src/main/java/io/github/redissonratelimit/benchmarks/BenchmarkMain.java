@@ -113,7 +113,7 @@ public final class BenchmarkMain {
                 results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
                         settings.quick());
                 results.pingMicros = redis.pingMicros(2_000);
-                results.http = HttpScenario.run(redisson, settings);
+                results.http = HttpScenario.run(redisson, redis, settings);
             }
             finally {
                 redisson.shutdown();

@@ -13,6 +13,8 @@ import org.redisson.api.RedissonClient;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.redissonratelimit.test.redis.CommandStats;
+
 /**
  * Goal 5 of the performance issue: the same request to a limited endpoint and to its unlimited twin, same JVM,
  * same Redis, at several connection counts, closed loop; rounds alternate the endpoints so that drift hits
@@ -25,8 +27,15 @@ final class HttpScenario {
     private HttpScenario() {
     }
 
-    /** The runs of one endpoint at one connection count. */
-    record Runs(List<LoadRun.Result> rounds) {
+    /**
+     * The runs of one endpoint at one connection count.
+     * @param redisMicros per run, the microseconds Redis spent running commands per request (INFO commandstats)
+     */
+    record Runs(List<LoadRun.Result> rounds, List<Double> redisMicros) {
+
+        double medianRedisMicros() {
+            return Stats.median(redisMicros);
+        }
 
         double medianPerSecond() {
             return Stats.median(rounds.stream().map(LoadRun.Result::perSecond).toList());
@@ -41,7 +50,7 @@ final class HttpScenario {
     record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall) {
     }
 
-    static List<Result> run(RedissonClient redisson, Settings settings) throws InterruptedException {
+    static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings) throws InterruptedException {
         List<Result> results = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         try (ConfigurableApplicationContext app = HttpApplication.start(redisson)) {
@@ -60,14 +69,20 @@ final class HttpScenario {
                     LoadRun.run(endpoint, connections, settings.warmup().dividedBy(4));
                 }
                 List<List<LoadRun.Result>> runs = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                List<List<Double>> redisMicros = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
                 for (int round = 0; round < rounds; round++) {
                     for (int i = 0; i < endpoints.size(); i++) {
                         // a different endpoint goes first in each round: drift spreads evenly
                         int endpoint = (i + round) % endpoints.size();
-                        runs.get(endpoint).add(checked(LoadRun.run(endpoints.get(endpoint), connections, settings.run())));
+                        CommandStats before = redis.commandStats();
+                        LoadRun.Result run = checked(LoadRun.run(endpoints.get(endpoint), connections, settings.run()));
+                        CommandStats spent = redis.commandStats().minus(before).without("info");
+                        runs.get(endpoint).add(run);
+                        redisMicros.get(endpoint).add(spent.totalMicros() / (double) run.decisions());
                     }
                 }
-                results.add(new Result(connections, new Runs(runs.get(0)), new Runs(runs.get(1)), new Runs(runs.get(2))));
+                results.add(new Result(connections, new Runs(runs.get(0), redisMicros.get(0)),
+                        new Runs(runs.get(1), redisMicros.get(1)), new Runs(runs.get(2), redisMicros.get(2))));
             }
         }
         return results;

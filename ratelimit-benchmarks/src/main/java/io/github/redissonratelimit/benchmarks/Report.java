@@ -153,22 +153,26 @@ final class Report {
                 + "Redisson's I/O thread and waits for it); same application on embedded Tomcat, same JVM and Redis; "
                 + "the JDK's `HttpClient` over HTTP/1.1 keep-alive, one thread per connection, closed loop; %d rounds "
                 + "of %d ms per endpoint, the three in turn; medians over the rounds. A raw Redis round trip (median "
-                + "of 2,000 sequential `PING`s on a plain socket, no client threads): **%.0f µs**.%n%n",
+                + "of 2,000 sequential `PING`s on a plain socket, no client threads): **%.0f µs**. Redis µs per "
+                + "request: the time Redis spent running commands during the endpoint's runs (INFO commandstats "
+                + "`usec`), divided by its requests.%n%n",
                 Math.max(1, settings.rounds() / 4), settings.run().toMillis(), results.pingMicros));
         md.append("| connections | limited req/s | unlimited req/s | one-`GET` req/s | limited p50 µs | unlimited p50 µs "
                 + "| added p50 µs | one `GET` added p50 µs | limited p99 µs | unlimited p99 µs | added p99 µs "
+                + "| Redis µs per request, limited / one `GET` "
                 + "| goal: added p50 < raw round trip + 50 µs | added p50 < one `GET` + 50 µs |\n");
-        md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+        md.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
         for (HttpScenario.Result http : results.http) {
             double addedP50 = http.limited().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
             double getP50 = http.oneRedisCall().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
             double addedP99 = http.limited().medianMicros(0.99) - http.unlimited().medianMicros(0.99);
             md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %,.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f "
-                    + "| %.0f | %s | %s |\n",
+                    + "| %.0f | %.1f / %.1f | %s | %s |\n",
                     http.connections(), http.limited().medianPerSecond(), http.unlimited().medianPerSecond(),
                     http.oneRedisCall().medianPerSecond(), http.limited().medianMicros(0.5),
                     http.unlimited().medianMicros(0.5), addedP50, getP50,
                     http.limited().medianMicros(0.99), http.unlimited().medianMicros(0.99), addedP99,
+                    http.limited().medianRedisMicros(), http.oneRedisCall().medianRedisMicros(),
                     addedP50 < results.pingMicros + 50 ? "✔" : "✘", addedP50 < getP50 + 50 ? "✔" : "✘"));
         }
         md.append("\n## Memory per limiter\n\n");

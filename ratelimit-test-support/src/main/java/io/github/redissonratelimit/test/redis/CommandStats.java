@@ -56,6 +56,11 @@ public final class CommandStats {
         return calls.getOrDefault(command.toLowerCase(), 0L);
     }
 
+    /** The microseconds Redis spent running every command. */
+    public long totalMicros() {
+        return micros.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** The commands that were called at least once. */
     public java.util.Set<String> commands() {
         return java.util.Set.copyOf(calls.keySet());

@@ -32,5 +32,6 @@ class CommandStatsTest {
         assertThat(delta.micros("config|resetstat")).isEqualTo(200);
         assertThat(delta.plus(delta).micros("evalsha")).isEqualTo(2800);
         assertThat(delta.without("evalsha").micros("evalsha")).isZero();
+        assertThat(delta.totalMicros()).isEqualTo(1600);
     }
 }
