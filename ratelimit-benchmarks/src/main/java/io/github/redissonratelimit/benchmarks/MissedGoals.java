@@ -43,7 +43,7 @@ final class MissedGoals {
             }
             double firstSight = results.pairedRatio("g", "b", threads);
             if (firstSight < 0.9) {
-                missed.add(String.format(Locale.ROOT, "(g)/(b) at %d thread%s: %.2f < 0.9. A first sight runs %.1f "
+                missed.add(String.format(Locale.ROOT, "(g)/(b) at %d thread%s: %.3f < 0.9. A first sight runs %.1f "
                         + "commands inside the script (config written and compared) against (b)'s %.1f, and Redis "
                         + "holds ever more limiters over the run.", threads, threads == 1 ? "" : "s", firstSight,
                         inScripts(results, "g"), inScripts(results, "b")));
@@ -108,9 +108,10 @@ final class MissedGoals {
         double other = results.medianScriptMicros(theirs, threads);
         if (mine > other) {
             return String.format(Locale.ROOT, "(%s)'s script ran %.1f µs longer per decision in Redis: it reads Redis's "
-                    + "`TIME` (grants stamped with one clock, the exactness issue) and the oldest grants with their scores "
-                    + "(the exact time of the next free permit, which every reply carries) and compares the stored "
-                    + "config with the declared one; RRateLimiter's takes the caller's clock and does neither.", ours,
+                    + "`TIME` (grants stamped with one clock, the exactness issue) and the oldest grant left with its score "
+                    + "(the exact time of the next free permit, which every reply carries), compares the stored config "
+                    + "with the declared one and checks the keys' TTL; RRateLimiter's takes the caller's clock and does "
+                    + "none of these.", ours,
                     mine - other);
         }
         return String.format(Locale.ROOT, "(%s)'s script was not slower in Redis (%.1f against %.1f µs): the difference "

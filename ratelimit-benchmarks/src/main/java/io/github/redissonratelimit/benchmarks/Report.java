@@ -215,7 +215,10 @@ final class Report {
         md.append("| ").append(label).append(" |");
         for (int threads : results.settings.threadCounts()) {
             double ratio = results.pairedRatio(contender, other, threads);
-            md.append(String.format(Locale.ROOT, " %.2f %s |", ratio, ratio >= goal.applyAsDouble(threads) ? "✔" : "✘"));
+            boolean met = ratio >= goal.applyAsDouble(threads);
+            // a miss that two decimals would round up to the goal shows its third
+            boolean hidden = !met && Math.round(ratio * 100) / 100.0 >= goal.applyAsDouble(threads);
+            md.append(String.format(Locale.ROOT, hidden ? " %.3f %s |" : " %.2f %s |", ratio, met ? "✔" : "✘"));
         }
         md.append("\n");
     }
