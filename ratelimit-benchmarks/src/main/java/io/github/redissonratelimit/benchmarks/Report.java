@@ -50,8 +50,7 @@ final class Report {
                 + "redis-server used during the run, divided by its decisions; less sensitive to other load on the "
                 + "machine than decisions per second. Scripts µs per decision: the time Redis spent running the "
                 + "contender's script calls (INFO commandstats `usec` of EVALSHA and EVAL: the scripts and the commands "
-                + "they run, without reading requests and writing replies), divided by its decisions; (d) runs no "
-                + "script.\n\n");
+                + "they run, without reading requests and writing replies), divided by its decisions.\n\n");
         md.append("| threads | contender | decisions/s (median) | quartiles of the rounds | p50 µs | p99 µs | client CPU µs per decision "
                 + "| Redis CPU µs per decision | of it running scripts, µs |\n");
         md.append("| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
