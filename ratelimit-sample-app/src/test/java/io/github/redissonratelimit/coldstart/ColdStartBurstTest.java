@@ -56,7 +56,9 @@ import io.github.redissonratelimit.test.redis.RedisEndpoint;
  * ({@link LoadGeneratorWarmUp}): a cold {@code HttpClient} sends in clumps (its own threads wait for a CPU, then catch
  * up) and, measured in alternating runs, made the application's decisions miss the deadline where a warm one did not
  * ({@code docs/operations.md#warm-start}); load that reaches an application from other machines is not cold with it.
- * {@code -Dcoldstart.cold-client=true} skips that warm-up, for comparison.
+ * {@code -Dcoldstart.cold-client=true} skips that warm-up, for comparison. For the same reason the test runs in a
+ * surefire execution of its own, in a JVM compiling with C1 only ({@code ratelimit-sample-app/pom.xml}), and skips
+ * itself in the executions of the other tests (which {@code -Dtest=...} would otherwise run it in too).
  */
 @ExtendWith(RealRedisExtension.class)
 class ColdStartBurstTest {
@@ -72,6 +74,8 @@ class ColdStartBurstTest {
 
     @Test
     void aFreshInstanceOpensNoCircuitUnderABurstAtStart(RedisEndpoint redis) throws Exception {
+        Assumptions.assumeFalse(Boolean.getBoolean("coldstart.elsewhere"),
+                "runs in the surefire execution of its own (ratelimit-sample-app/pom.xml), not beside the other tests");
         int port = freePort();
         Path log = Files.createTempFile("coldstart-", ".log");
         HiccupMeter.Report hiccups;
