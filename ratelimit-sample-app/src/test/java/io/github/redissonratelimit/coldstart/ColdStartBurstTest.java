@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -72,6 +73,11 @@ class ColdStartBurstTest {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).executor(completions)
             .build();
 
+    @AfterEach
+    void stopClient() {
+        completions.shutdownNow();
+    }
+
     @Test
     void aFreshInstanceOpensNoCircuitUnderABurstAtStart(RedisEndpoint redis) throws Exception {
         Assumptions.assumeFalse(Boolean.getBoolean("coldstart.elsewhere"),
@@ -92,9 +98,8 @@ class ColdStartBurstTest {
                 "--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
                 "--spring.main.sources=" + ColdStartProbe.class.getName()
                         + (Boolean.getBoolean("coldstart.scripts-only") ? "," + ScriptsOnlyWarmUp.class.getName() : "")));
-        // the load generator shares the 2 CPUs with the application: warmed first, so that its own cold start
-        // (measured: 2.5 to 2.9 s of CPU during the 5 s burst, a third of what the application used) does not
-        // count against the application's
+        // the load generator shares the CPUs with the application: warmed first, so that its own first requests
+        // (classes loading, code interpreted, sends bunched up behind them) are not part of the application's burst
         if (!Boolean.getBoolean("coldstart.cold-client")) {
             LoadGeneratorWarmUp.run(this::burst);
         }
@@ -116,8 +121,9 @@ class ColdStartBurstTest {
             HttpResponse<String> probe = get(port, "/coldstart-probe");
             Map<?, ?> report = new ObjectMapper().readValue(probe.body(), Map.class);
             System.out.println("Cold start, " + RATE * SECONDS + " requests at " + RATE + "/s: statuses " + statuses
-                    + ", probe " + report + ", CPU during the burst: application " + appCpu.toMillis() + " ms, this test's JVM "
-                    + ownCpu.toMillis() + " ms (its JIT compilers busy " + ownJit + " ms), machine: " + hiccups + ", load average " + background + " before, "
+                    + ", probe " + report + ", CPU during the burst: application " + appCpu.toMillis()
+                    + " ms, this test's JVM " + ownCpu.toMillis() + " ms (its JIT compilers busy " + ownJit
+                    + " ms), machine: " + hiccups + ", load average " + background + " before, "
                     + ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() + " after, on " + cpus
                     + " CPUs");
 
@@ -140,7 +146,6 @@ class ColdStartBurstTest {
             assertThat(openings).as("circuit openings during the cold-start burst: %s", report).isZero();
         }
         finally {
-            completions.shutdownNow();
             app.destroy();
             if (!app.waitFor(30, TimeUnit.SECONDS)) {
                 app.destroyForcibly();

@@ -18,17 +18,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Runs {@link ColdStartBurstTest}'s load generator (the JDK's {@code HttpClient}, in the test's JVM) against a
  * stand-in server in this JVM before the application starts, so that the burst measures a cold application and not
- * a cold load generator too. Both share the machine's 2 CPUs: measured without this, the test's JVM used 2.5 to 2.9 s
- * of CPU during the 5 s burst against the application's 5.3 to 6.4 s (the client's classes loading and its code
- * interpreted and compiled), CPU that a load arriving from other machines does not take from an application.
+ * a cold load generator too: both share the machine's CPUs, and a cold client's first requests load classes and run
+ * interpreted, its sends bunching up behind them. Measured in alternating runs, the application missed deadlines
+ * with a cold client where it did not with a warmed one ({@code docs/operations.md#warm-start}). What the client's
+ * JVM costs in CPU during the burst (its compiler) is cut by the JVM it runs in, see {@code ratelimit-sample-app/pom.xml}.
  *
  * <p>The stand-in answers like the sample app (200 or 429 with a problem+json body, on the same paths and methods),
  * so the client runs the same code: request building, connection reuse, response reading.
  */
 final class LoadGeneratorWarmUp {
 
-    static final int REQUESTS = 10_000;
-    static final int PER_SECOND = 2_000;
+    private static final int REQUESTS = 10_000;
+    private static final int PER_SECOND = 2_000;
 
     /** The test's load generator: sends {@code total} requests at {@code perSecond} to {@code base}. */
     @FunctionalInterface
