@@ -1,0 +1,189 @@
+package io.github.redissonratelimit.autoconfigure.names;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.docs.MarkdownFiles;
+
+/**
+ * The {@code ratelimit.*} properties the documentation names exist, and docs/configuration.md documents every one of
+ * them. The properties are those of the configuration metadata (generated from {@link RateLimitProperties}, and the
+ * additional file); a map's entries ({@code ratelimit.policies.<name>.rate}) are the properties of its value class,
+ * written with any key, a placeholder such as {@code <name>} or {@code *}. A name may be a group
+ * ({@code ratelimit.local-fallback}) or end in a glob ({@code ratelimit.headers.*-header}), which must match one.
+ * Meter names ({@code ratelimit.requests}, declared in the metrics classes) are not properties.
+ */
+class DocumentedPropertiesTest {
+
+    private static final Path GENERATED = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
+
+    private static final Path ADDITIONAL = Path.of("src/main/resources/META-INF/additional-spring-configuration-metadata.json");
+
+    /** A property name in prose or code: not part of a longer name such as a package (io.github.redissonratelimit.x). */
+    private static final Pattern PROPERTY = Pattern.compile(
+            "(?<![\\w.$/-])ratelimit((?:\\.(?:<[\\w-]+>|[\\w*-]+)|\\[[^\\]\\s]+\\])+)");
+
+    private static final Pattern METER_NAME = Pattern.compile("\"(ratelimit\\.[\\w.]+)\"");
+
+    private final List<List<String>> properties = properties();
+
+    @Test
+    void everyPropertyTheDocsNameExists() {
+        Set<String> meters = meterNames();
+        List<String> failures = new ArrayList<>();
+        for (Path file : MarkdownFiles.userDocs()) {
+            List<String> lines = MarkdownFiles.lines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher matcher = PROPERTY.matcher(lines.get(i));
+                while (matcher.find()) {
+                    String name = matcher.group();
+                    if (!meters.contains(name) && properties.stream().noneMatch(known -> names(elements(name), known, true))) {
+                        failures.add(MarkdownFiles.name(file) + ":" + (i + 1) + ": " + name
+                                + " is no property (nor a meter name)");
+                    }
+                }
+            }
+        }
+        assertThat(failures).as("property names in the docs").isEmpty();
+    }
+
+    @Test
+    void theConfigurationPageDocumentsEveryProperty() {
+        Path page = MarkdownFiles.ROOT.resolve("docs/configuration.md");
+        List<List<String>> documented = new ArrayList<>();
+        Matcher matcher = PROPERTY.matcher(String.join("\n", MarkdownFiles.lines(page)));
+        while (matcher.find()) {
+            documented.add(elements(matcher.group()));
+        }
+        List<String> failures = properties.stream()
+                .filter(property -> documented.stream().noneMatch(name -> names(name, property, false)))
+                .map(property -> "ratelimit." + String.join(".", property) + " is not in docs/configuration.md")
+                .toList();
+        assertThat(failures).as("properties missing from docs/configuration.md").isEmpty();
+    }
+
+    @Test
+    void theStartupCheckKnowsEveryPropertyOfTheMetadata() {
+        PropertyNameTree tree = PropertyNameTree.of(RateLimitProperties.class);
+        assertThat(properties).allSatisfy(property -> assertThat(tree.contains(
+                property.stream().map(PropertyNameTree::uniform).toList(), false)).as(String.join(".", property)).isTrue());
+        assertThat(tree.patterns()).allSatisfy(pattern -> assertThat(properties).as("metadata").contains(pattern));
+    }
+
+    /**
+     * Every {@code ratelimit.*} property: the metadata's, a map's replaced by its value class's properties under a
+     * {@value PropertyNameTree#MAP_KEY} key.
+     */
+    private static List<List<String>> properties() {
+        PropertyNameTree tree = PropertyNameTree.of(RateLimitProperties.class);
+        List<List<String>> properties = new ArrayList<>();
+        for (Path file : List.of(GENERATED, ADDITIONAL)) {
+            List<Map<String, Object>> entries = JsonPath.read(read(file), "$.properties[*]");
+            for (Map<String, Object> entry : entries) {
+                String name = entry.get("name").toString();
+                if (!name.startsWith("ratelimit.")) {
+                    continue;
+                }
+                List<String> elements = List.of(name.substring("ratelimit.".length()).split("\\."));
+                String type = String.valueOf(entry.get("type"));
+                PropertyNameTree value = tree.at(append(elements, PropertyNameTree.MAP_KEY));
+                if (type.startsWith("java.util.Map<") && value != null && !value.takesAnyDescendant()) {
+                    PropertyNameTree.of(RateLimitProperties.class).patterns().stream()
+                            .filter(pattern -> pattern.size() > elements.size()
+                                    && pattern.subList(0, elements.size()).equals(elements))
+                            .forEach(properties::add);
+                }
+                else {
+                    properties.add(elements);
+                }
+            }
+        }
+        return properties;
+    }
+
+    /**
+     * Whether the name as written ({@code written}, after {@code ratelimit.}) names {@code property} (or, with
+     * {@code groupsAndGlobs}, a group of it or, by a glob, it).
+     */
+    private static boolean names(List<String> written, List<String> property, boolean groupsAndGlobs) {
+        if (written.size() > property.size() || (written.size() < property.size() && !groupsAndGlobs)) {
+            return false;
+        }
+        for (int i = 0; i < written.size(); i++) {
+            String element = written.get(i);
+            String expected = property.get(i);
+            boolean glob = element.contains("*");
+            if (glob && !groupsAndGlobs) {
+                return false;
+            }
+            if (PropertyNameTree.MAP_KEY.equals(expected)) {
+                continue;
+            }
+            if (glob ? !expected.matches(element.replace("-", "\\-").replace("*", ".*"))
+                    : !PropertyNameTree.uniform(element).equals(PropertyNameTree.uniform(expected))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** "ratelimit.policies[a.b].rate" as [policies, a.b, rate]. */
+    private static List<String> elements(String name) {
+        List<String> elements = new ArrayList<>();
+        Matcher matcher = Pattern.compile("\\.([^.\\[]+)|\\[([^\\]]+)\\]").matcher(name.substring("ratelimit".length()));
+        while (matcher.find()) {
+            elements.add(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+        }
+        return elements;
+    }
+
+    /** The meter names the metrics classes declare: names of the docs, not properties. */
+    private static Set<String> meterNames() {
+        Set<String> meters = new LinkedHashSet<>();
+        try (Stream<Path> sources = Files.walk(MarkdownFiles.ROOT)) {
+            sources.filter(file -> file.toString().replace('\\', '/').matches(".*/src/main/java/.*/metrics/[^/]+\\.java"))
+                    .forEach(file -> {
+                        Matcher matcher = METER_NAME.matcher(read(file));
+                        while (matcher.find()) {
+                            meters.add(matcher.group(1));
+                        }
+                    });
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        assertThat(meters).as("meter names of the metrics classes").contains("ratelimit.requests");
+        return meters;
+    }
+
+    private static List<String> append(List<String> elements, String element) {
+        List<String> appended = new ArrayList<>(elements);
+        appended.add(element);
+        return appended;
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
