@@ -86,6 +86,37 @@ class DocumentedPropertiesTest {
         assertThat(tree.patterns()).allSatisfy(pattern -> assertThat(properties).as("metadata").contains(pattern));
     }
 
+    @Test
+    void namesAreReadAsWrittenAndMatchedAsBound() {
+        assertThat(found("see `ratelimit.policies.<name>.tiers.<tier>.rate`, io.github.redissonratelimit.annotation"
+                + ".RateLimit, ratelimit.key-prefix.")).containsExactly("ratelimit.policies.<name>.tiers.<tier>.rate",
+                        "ratelimit.key-prefix");
+        assertThat(exists("ratelimit.policies.checkout.rate")).isTrue();
+        assertThat(exists("ratelimit.policies[a.b].on-backend-error")).isTrue();
+        assertThat(exists("ratelimit.policies.*")).isTrue();
+        assertThat(exists("ratelimit.headers.*-header")).isTrue();
+        assertThat(exists("ratelimit.maxKeyLength")).isTrue();
+        assertThat(exists("ratelimit.local-fallback")).isTrue();
+        assertThat(exists("ratelimit.polices.x.rate")).isFalse();
+        assertThat(exists("ratelimit.policies.x.rat")).isFalse();
+        assertThat(exists("ratelimit.policies.x.tiers.gold.shadow")).isFalse();
+        assertThat(exists("ratelimit.headers.*-heading")).isFalse();
+        assertThat(exists("ratelimit.key-prefix.x")).isFalse();
+    }
+
+    private boolean exists(String name) {
+        return properties.stream().anyMatch(property -> names(elements(name), property, true));
+    }
+
+    private static List<String> found(String text) {
+        Matcher matcher = PROPERTY.matcher(text);
+        List<String> names = new ArrayList<>();
+        while (matcher.find()) {
+            names.add(matcher.group());
+        }
+        return names;
+    }
+
     /**
      * Every {@code ratelimit.*} property: the metadata's, a map's replaced by its value class's properties under a
      * {@value PropertyNameTree#MAP_KEY} key.
