@@ -3,6 +3,7 @@ package io.github.redissonratelimit.autoconfigure.names;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,12 +12,18 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.autoconfigure.docs.MarkdownFiles;
@@ -38,6 +45,8 @@ class DocumentedPropertiesTest {
     /** A property name in prose or code: not part of a longer name such as a package (io.github.redissonratelimit.x). */
     private static final Pattern PROPERTY = Pattern.compile(
             "(?<![\\w.$/-])ratelimit((?:\\.(?:<[\\w-]+>|[\\w*-]+)|\\[[^\\]\\s]+\\])+)");
+
+    private static final Pattern PROPERTIES_LINE = Pattern.compile("^\\s*([^#!\\s=:][^\\s=:]*)\\s*[=:].*$");
 
     private static final Pattern METER_NAME = Pattern.compile("\"(ratelimit\\.[\\w.]+)\"");
 
@@ -61,6 +70,56 @@ class DocumentedPropertiesTest {
             }
         }
         assertThat(failures).as("property names in the docs").isEmpty();
+    }
+
+    @Test
+    void everyPropertyOfTheYamlAndPropertiesExamplesExists() {
+        List<String> failures = new ArrayList<>();
+        for (Path file : MarkdownFiles.userDocs()) {
+            List<String> lines = MarkdownFiles.lines(file);
+            for (String language : List.of("yaml", "yml")) {
+                for (MarkdownFiles.Block block : MarkdownFiles.blocks(lines, language)) {
+                    for (Node document : new Yaml().composeAll(new StringReader(block.text()))) {
+                        collectYaml(document, new ArrayList<>(), -1, (name, line) -> check(name,
+                                MarkdownFiles.name(file) + ":" + (block.firstLine() + line), failures));
+                    }
+                }
+            }
+            for (MarkdownFiles.Block block : MarkdownFiles.blocks(lines, "properties")) {
+                List<String> blockLines = block.text().lines().toList();
+                for (int i = 0; i < blockLines.size(); i++) {
+                    Matcher matcher = PROPERTIES_LINE.matcher(blockLines.get(i));
+                    if (matcher.matches()) {
+                        check(matcher.group(1), MarkdownFiles.name(file) + ":" + (block.firstLine() + i), failures);
+                    }
+                }
+            }
+        }
+        assertThat(failures).as("properties of the YAML and properties examples").isEmpty();
+    }
+
+    /** Adds a failure unless {@code name}, when under {@code ratelimit.}, is a property (a whole one, no group). */
+    private void check(String name, String where, List<String> failures) {
+        if (name.startsWith("ratelimit.")
+                && properties.stream().noneMatch(property -> names(elements(name), property, false))) {
+            failures.add(where + ": " + name + " is no property");
+        }
+    }
+
+    /** Calls {@code found} with each leaf's dotted name and its line (0-based) in the block. */
+    private static void collectYaml(Node node, List<String> path, int line, BiConsumer<String, Integer> found) {
+        if (node instanceof MappingNode mapping) {
+            for (NodeTuple entry : mapping.getValue()) {
+                if (entry.getKeyNode() instanceof ScalarNode key) {
+                    List<String> child = new ArrayList<>(path);
+                    child.addAll(List.of(key.getValue().split("\\.")));
+                    collectYaml(entry.getValueNode(), child, key.getStartMark().getLine(), found);
+                }
+            }
+        }
+        else if (!path.isEmpty()) {
+            found.accept(String.join(".", path), line);
+        }
     }
 
     @Test
@@ -102,6 +161,11 @@ class DocumentedPropertiesTest {
         assertThat(exists("ratelimit.policies.x.tiers.gold.shadow")).isFalse();
         assertThat(exists("ratelimit.headers.*-heading")).isFalse();
         assertThat(exists("ratelimit.key-prefix.x")).isFalse();
+        List<String> yamlFailures = new ArrayList<>();
+        collectYaml(new Yaml().compose(new StringReader("ratelimit:\n  policies:\n    x:\n      rat: 5\n"
+                + "      tiers.gold.rate: 5\n  key-prefix: a\n")), new ArrayList<>(), -1,
+                (name, line) -> check(name, "line " + line, yamlFailures));
+        assertThat(yamlFailures).containsExactly("line 3: ratelimit.policies.x.rat is no property");
     }
 
     private boolean exists(String name) {
