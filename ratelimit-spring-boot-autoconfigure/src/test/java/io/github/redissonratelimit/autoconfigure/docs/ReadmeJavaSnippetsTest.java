@@ -51,6 +51,29 @@ class ReadmeJavaSnippetsTest {
         assertThat(failures).as("README.md Java blocks").isEmpty();
     }
 
+    @Test
+    void aBlockCompilesAgainstTheStartersClassPathAndErrorsNameTheirReadmeLine() throws IOException {
+        String controller = """
+                import org.springframework.web.bind.annotation.PostMapping;
+                import org.springframework.web.bind.annotation.RestController;
+
+                import io.github.redissonratelimit.annotation.RateLimit;
+
+                @RestController
+                public class OrderController {
+
+                    @PostMapping("/orders")
+                    @RateLimit(key = "#userId", rate = 5, interval = 60)
+                    String submit(String userId) {
+                        return userId;
+                    }
+                }
+                """;
+        assertThat(compile(new MarkdownFiles.Block(10, controller))).isEmpty();
+        assertThat(compile(new MarkdownFiles.Block(10, controller.replace("return userId;", "return order;"))))
+                .startsWith("  README.md:21: ").contains("order");
+    }
+
     /** The compiler's errors for {@code block}, each with its line in the README; empty when it compiles. */
     private String compile(MarkdownFiles.Block block) throws IOException {
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
