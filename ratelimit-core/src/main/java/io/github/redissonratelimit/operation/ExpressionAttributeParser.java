@@ -95,7 +95,7 @@ final class ExpressionAttributeParser {
         List<String> unknown = new ArrayList<>(variables.stream().map(variable -> "#" + variable).toList());
         unknown.addAll(bareNames);
         int count = method.method().getParameterCount();
-        String indexes = "#p0..#p" + (count - 1);
+        String indexes = count == 1 ? "#p0" : "#p0..#p" + (count - 1);
         String fix = count == 0 ? "the method has no parameters: " + withoutParameters
                 : "use one of its parameters: " + (parameters == null ? indexes
                         + " (parameter names are not available: compile with -parameters to use them)"

@@ -139,7 +139,7 @@ class CallOptionsTest {
         assertStartupFails(BadWait.class, "waitTimeout 'forever' is not a duration", "Fix: write a duration");
         assertStartupFails(BadSkip.class, "skipIf \"#user ==\" is not valid SpEL", "Fix: correct the expression");
         assertStartupFails(MisspeltCondition.class, "condition \"#usr != 'admin'\" refers to #usr, which the method "
-                + "does not have", "Fix: use one of its parameters: #user, #p0..#p0");
+                + "does not have", "Fix: use one of its parameters: #user, #p0");
     }
 
     private void assertStartupFails(Class<?> bean, String problem, String fix) {

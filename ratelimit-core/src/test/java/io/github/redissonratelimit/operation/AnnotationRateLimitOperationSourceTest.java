@@ -81,6 +81,10 @@ class AnnotationRateLimitOperationSourceTest {
         public void indexOutOfRange(String first, String second) {
         }
 
+        @RateLimit(key = "#p1", rate = 1)
+        public void indexOutOfRangeOfOne(String only) {
+        }
+
         @RateLimit(key = "#root.methodName + #this.toString()", rate = 1)
         public void rootAndThis() {
         }
@@ -254,6 +258,11 @@ class AnnotationRateLimitOperationSourceTest {
                 .isInstanceOf(InvalidRateLimitException.class)
                 .hasMessageContaining("refers to #p2, which the method does not have")
                 .hasMessageContaining("#first, #second, #p0..#p1");
+        assertThatThrownBy(() -> operation(RateLimitPolicies.NONE, "indexOutOfRangeOfOne"))
+                .isInstanceOfSatisfying(InvalidRateLimitException.class, ex -> {
+                    assertThat(ex.getProblem()).contains("refers to #p1, which the method does not have");
+                    assertThat(ex.getFix()).isEqualTo("use one of its parameters: #only, #p0");
+                });
     }
 
     @Test

@@ -18,11 +18,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
+import io.github.redissonratelimit.autoconfigure.names.UnknownPropertyCheck;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
@@ -80,7 +82,9 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    RateLimitProperties rateLimitProperties() {
+    RateLimitProperties rateLimitProperties(Environment environment) {
+        // before binding, so that a misspelt name is reported as such, not as the value it failed to set
+        new UnknownPropertyCheck("ratelimit", RateLimitProperties.class).check(environment);
         return new RateLimitProperties();
     }
 

@@ -9,20 +9,19 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
-import io.github.redissonratelimit.annotation.BackendErrorPolicy;
-import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.names.UnknownPropertyAction;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
 import io.github.redissonratelimit.redis.KeyStyle;
 import io.github.redissonratelimit.redis.LimiterClock;
 
 /**
  * Configuration of {@code @RateLimit}, with its groups in {@link LimitProperties} (defaults), {@link PolicyProperties},
- * {@link LocalRejectionProperties}, {@link LocalFallbackProperties}, {@link PipeliningProperties}, {@link CircuitBreakerProperties} and
- * {@link HeadersProperties}. Validates itself when bound ({@link #validate(Object, Errors)}): wrong values fail
+ * {@link LocalRejectionProperties}, {@link PipeliningProperties} and {@link HeadersProperties}, and what happens while
+ * Redis gives no decision in {@link RateLimitOutageProperties}. Validates itself when bound ({@link #validate(Object, Errors)}): wrong values fail
  * startup, all reported at once, each with a message that names the property, the value and what is expected.
  */
 @ConfigurationProperties("ratelimit")
-public class RateLimitProperties implements Validator {
+public class RateLimitProperties extends RateLimitOutageProperties implements Validator {
 
     /**
      * Whether methods annotated with @RateLimit are limited. When false, no rate limiting bean is created
@@ -52,10 +51,18 @@ public class RateLimitProperties implements Validator {
     private int maxKeyLength = 200;
 
     /**
-     * How many limiter names each application instance remembers as initialized in Redis. Past that, the
-     * least recently used are forgotten and cost one extra write on their next use.
+     * How many limiter names each application instance remembers as checked against their config in Redis. Past
+     * that, the least recently used are forgotten; the next decision of a forgotten one compares the config in
+     * Redis with the declared one again, inside the same acquire script call (no extra call).
      */
     private long knownLimiters = 100_000;
+
+    /**
+     * What to do with a property under 'ratelimit.' that names no setting (e.g. 'ratelimit.polices.x.rate'), which
+     * would otherwise be ignored: 'fail' stops startup naming it and the nearest valid name, 'warn' logs them
+     * once, 'ignore' lets them pass.
+     */
+    private UnknownPropertyAction unknownProperties = UnknownPropertyAction.FAIL;
 
     /**
      * Order of the rate limit advice among other advisors. The default 0 runs it before @Transactional and
@@ -110,44 +117,10 @@ public class RateLimitProperties implements Validator {
     private final LocalRejectionProperties localRejection = new LocalRejectionProperties();
 
     /**
-     * Limiting in memory, at each instance's share of the rate, while Redis gives no decision (on-backend-error
-     * 'local').
-     */
-    @NestedConfigurationProperty
-    private final LocalFallbackProperties localFallback = new LocalFallbackProperties();
-
-    /**
      * Sending decisions that arrive while others wait for Redis together, in one pipeline.
      */
     @NestedConfigurationProperty
     private final PipeliningProperties pipelining = new PipeliningProperties();
-
-    /**
-     * What a limit does when Redis gives no decision within backend-timeout (it is down, slow, or skipped
-     * after repeated failures): 'local' limits it in memory at this instance's share of the rate (see
-     * local-fallback), 'allow' runs the call (fail open), 'deny' refuses it with HTTP 503 (see deny-status).
-     * @RateLimit(onBackendError = ...) overrides it per limit.
-     */
-    private BackendErrorPolicy onBackendError = BackendErrorPolicy.LOCAL;
-
-    /**
-     * Longest a rate limit decision waits for Redis, whatever Redisson's own timeouts and retries are: a
-     * Redis outage adds at most this to a call (plus up to a twentieth of it, 1 to 50 ms, how often the
-     * deadlines are checked).
-     */
-    private Duration backendTimeout = Duration.ofMillis(100);
-
-    /**
-     * HTTP status of a call refused because Redis gave no decision (on-backend-error 'deny'): 503 (Service
-     * Unavailable) or, to look like a rejection to clients, 429 (Too Many Requests).
-     */
-    private int denyStatus = 503;
-
-    /**
-     * After repeated failures Redis is skipped for a short while instead of making every call wait for it.
-     */
-    @NestedConfigurationProperty
-    private final CircuitBreakerProperties circuitBreaker = new CircuitBreakerProperties();
 
     /**
      * Rate limit headers on HTTP responses.
@@ -195,6 +168,14 @@ public class RateLimitProperties implements Validator {
         this.knownLimiters = knownLimiters;
     }
 
+    public UnknownPropertyAction getUnknownProperties() {
+        return unknownProperties;
+    }
+
+    public void setUnknownProperties(UnknownPropertyAction unknownProperties) {
+        this.unknownProperties = unknownProperties;
+    }
+
     public int getOrder() {
         return order;
     }
@@ -221,10 +202,6 @@ public class RateLimitProperties implements Validator {
 
     public PipeliningProperties getPipelining() {
         return pipelining;
-    }
-
-    public LocalFallbackProperties getLocalFallback() {
-        return localFallback;
     }
 
     public LocalRejectionProperties getLocalRejection() {
@@ -255,34 +232,6 @@ public class RateLimitProperties implements Validator {
         this.keyTtl = keyTtl;
     }
 
-    public BackendErrorPolicy getOnBackendError() {
-        return onBackendError;
-    }
-
-    public void setOnBackendError(BackendErrorPolicy onBackendError) {
-        this.onBackendError = onBackendError;
-    }
-
-    public Duration getBackendTimeout() {
-        return backendTimeout;
-    }
-
-    public void setBackendTimeout(Duration backendTimeout) {
-        this.backendTimeout = backendTimeout;
-    }
-
-    public int getDenyStatus() {
-        return denyStatus;
-    }
-
-    public void setDenyStatus(int denyStatus) {
-        this.denyStatus = denyStatus;
-    }
-
-    public CircuitBreakerProperties getCircuitBreaker() {
-        return circuitBreaker;
-    }
-
     public HeadersProperties getHeaders() {
         return headers;
     }
@@ -310,19 +259,11 @@ public class RateLimitProperties implements Validator {
                 "must be at least 51 (a cut key keeps a 43-character digest)");
         errors.atLeast(1, "knownLimiters", knownLimiters);
         errors.require(keyTtl != null && !keyTtl.isNegative(), "keyTtl", keyTtl, "must be 0 (no expiry) or positive");
-        errors.require(onBackendError != null && onBackendError != BackendErrorPolicy.DEFAULT, "onBackendError",
-                "'" + (onBackendError == null ? "" : onBackendError.name().toLowerCase()) + "'",
-                "must be 'local', 'allow' or 'deny'");
-        errors.require(backendTimeout != null && !backendTimeout.isNegative() && !backendTimeout.isZero(),
-                "backendTimeout", backendTimeout, "must be positive, e.g. 100ms,");
-        errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
-                "must be an HTTP error status such as 503 or 429");
+        validateOutage(errors);
         errors.group("defaults", defaults::validateAsDefaults);
         policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
         errors.group("localRejection", localRejection::validate);
-        errors.group("localFallback", localFallback::validate);
         errors.group("pipelining", pipelining::validate);
-        errors.group("circuitBreaker", circuitBreaker::validate);
         errors.group("headers", headers::validate);
     }
 }

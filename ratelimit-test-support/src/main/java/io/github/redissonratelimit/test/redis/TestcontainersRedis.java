@@ -9,8 +9,14 @@ final class TestcontainersRedis {
     private TestcontainersRedis() {
     }
 
+    /**
+     * The system property that keeps the tests off Docker; outside 'ratelimit.', where the starter fails startup on a
+     * name that is no setting of its own.
+     */
+    static final String NO_DOCKER = "redisson-ratelimit.tests.no-docker";
+
     static RedisEndpoint tryStart() {
-        if (Boolean.getBoolean("ratelimit.tests.no-docker") || !onClasspath() || !dockerEngineMayAnswer()) {
+        if (Boolean.getBoolean(NO_DOCKER) || !onClasspath() || !dockerEngineMayAnswer()) {
             return null;
         }
         try {
