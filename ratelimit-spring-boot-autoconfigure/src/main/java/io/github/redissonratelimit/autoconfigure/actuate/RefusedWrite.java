@@ -54,14 +54,6 @@ final class RefusedWrite extends RuntimeException {
         return new RefusedWrite(field, reason, reason, LogSafe.text(reason));
     }
 
-    String field() {
-        return field;
-    }
-
-    String rule() {
-        return rule;
-    }
-
     /**
      * Logs the refusal and answers it.
      * @param action what was refused, e.g. {@code override rate limit}
