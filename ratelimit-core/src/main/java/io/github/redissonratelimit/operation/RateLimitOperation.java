@@ -116,6 +116,11 @@ public final class RateLimitOperation {
         return shadow;
     }
 
+    /** The tiers a {@code tier} expression picks from per call, or {@code null} when the limit has none. */
+    public Tiers tiers() {
+        return tiers;
+    }
+
     /**
      * The operation that limits one call: this one, or its tier's when a {@code tier} expression picks one.
      * @throws io.github.redissonratelimit.RateLimitConditionException when the tier expression fails

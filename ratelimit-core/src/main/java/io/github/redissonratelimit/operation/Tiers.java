@@ -1,7 +1,10 @@
 package io.github.redissonratelimit.operation;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.key.ValueExpression;
@@ -28,6 +31,11 @@ public final class Tiers {
     /** The configured tiers. */
     public Set<String> names() {
         return byName.keySet();
+    }
+
+    /** The operation of each configured tier, by tier name in alphabetical order. */
+    public SortedMap<String, RateLimitOperation> operations() {
+        return Collections.unmodifiableSortedMap(new TreeMap<>(byName));
     }
 
     /**

@@ -43,11 +43,14 @@ import io.github.redissonratelimit.redis.RedissonRateLimiters;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean
- * exists and {@code ratelimit.enabled} is not {@code false}. Runs after the auto-configuration of Redisson's
- * starter ({@code RedissonAutoConfigurationV2} for Boot 3, declared by its 3.24.3 to 4.x versions alike, and
- * {@code RedissonAutoConfigurationV4} for Boot 4), so that its client is there.
+ * exists and {@code ratelimit.enabled} is not {@code false}. Runs after every auto-configuration Redisson's starter
+ * has declared ({@code RedissonAutoConfiguration} up to 3.23, {@code RedissonAutoConfigurationV2} for Boot 3 from
+ * 3.24 on, {@code RedissonAutoConfigurationV4} for Boot 4), so that its client is there, also on a Redisson too old
+ * to run the limiter, which {@link RedissonVersionCheck} then refuses at startup. Without a client,
+ * {@code NoRedissonClientAutoConfiguration} fails startup if any limit is declared.
  */
 @AutoConfiguration(afterName = {
+        "org.redisson.spring.starter.RedissonAutoConfiguration",
         "org.redisson.spring.starter.RedissonAutoConfigurationV2",
         "org.redisson.spring.starter.RedissonAutoConfigurationV4" })
 @ConditionalOnClass(RedissonClient.class)

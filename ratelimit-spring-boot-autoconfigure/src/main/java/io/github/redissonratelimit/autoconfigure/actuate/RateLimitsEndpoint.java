@@ -1,14 +1,12 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
 import java.security.Principal;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletionException;
 
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -18,7 +16,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.lang.Nullable;
 
 import io.github.redissonratelimit.admin.RateLimiters;
@@ -27,12 +24,13 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
+import io.github.redissonratelimit.operation.Tiers;
 import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
- * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, ...) and the
- * overrides in force, and {@code /actuator/ratelimits/{name}/{key}} the live state of one key of the limit called
- * {@code name} (its name or display name). For a limit without a key expression,
+ * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, shadow mode,
+ * cost, tiers, ...) and the overrides in force, and {@code /actuator/ratelimits/{name}/{key}} the live state of one
+ * key of the limit called {@code name} (its name or display name). For a limit without a key expression,
  * {@code /actuator/ratelimits/{name}} reads its one limiter. Reading the state costs one Redis round
  * trip and takes no permit.
  *
@@ -46,12 +44,18 @@ import io.github.redissonratelimit.redis.LimiterNaming;
  * <li>{@code DELETE /actuator/ratelimits/{name}/override} removes the override: the one path segment
  * {@code override} is reserved for it.</li>
  * </ul>
+ * A write refused for one of its values (a rate that is not a whole number, permits above the rate, an interval
+ * that is not a duration, a key missing) answers 400 with an RFC 9457 problem ({@code application/problem+json})
+ * whose {@code field} and {@code rule} name what is wrong, and is logged at WARN on one line.
  */
 @Endpoint(id = "ratelimits")
 public class RateLimitsEndpoint {
 
     /** The path segment after a limit's name that names its override, not a key. */
     public static final String OVERRIDE_SEGMENT = "override";
+
+    /** Who a write is logged as when the request has no principal. */
+    private static final String ANONYMOUS = "anonymous actuator request";
 
     private final RateLimitOperationSource operationSource;
     private final LimiterNaming naming;
@@ -152,44 +156,45 @@ public class RateLimitsEndpoint {
             return new ResetDescriptor(result.name(), result.key(), result.deletedKeys(), result.instancesConfirmed());
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+            return RefusedWrite.because("key", ex.getMessage()).respond("reset rate limit", name,
+                    actor(securityContext));
         }
     }
 
     /**
      * Overrides the limit called {@code name} on every instance: {@code rate} permits per {@code interval}
-     * ({@code 30s}, {@code 1m}, {@code PT1M}), and {@code permits} per call if given.
-     * @return 404 when no declared limit has that name
+     * ({@code 30s}, {@code 1m}, {@code PT1M}), and {@code permits} per call if given. The values are read as text
+     * (a JSON number or string) so that a wrong one is answered, like a value out of range, with a problem naming it.
+     * @return 404 when no declared limit has that name; 400 with an RFC 9457 problem when a value is refused
      */
     @WriteOperation
-    public Object override(@Selector String name, long rate, String interval, @Nullable Long permits,
-            SecurityContext securityContext) {
+    public Object override(@Selector String name, @Nullable String rate, @Nullable String interval,
+            @Nullable String permits, SecurityContext securityContext) {
         RateLimiters writer = writer(securityContext);
-        if (writer == null || operationSource.declaredLimits().named(name).isEmpty()) {
+        List<RateLimitOperation> operations = operationSource.declaredLimits().named(name);
+        if (writer == null || operations.isEmpty()) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
         }
-        Duration window;
         try {
-            window = DurationStyle.detectAndParse(interval);
+            OverrideRequest request = OverrideRequest.of(rate, interval, permits, operations);
+            return OverrideDescriptor.of(writer.override(name, request.rate(), request.interval(), request.permits()));
+        }
+        catch (RefusedWrite refused) {
+            return refused.respond("override rate limit", name, actor(securityContext));
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidEndpointRequestException("interval '" + interval + "' is not a duration: write e.g. "
-                    + "30s, 1m or PT1M", "interval is not a duration");
-        }
-        try {
-            return OverrideDescriptor.of(writer.override(name, rate, window, permits));
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+            return RefusedWrite.because(null, ex.getMessage()).respond("override rate limit", name,
+                    actor(securityContext));
         }
     }
 
-    private RateLimiters writer(SecurityContext securityContext) {
-        if (rateLimiters == null) {
-            return null;
-        }
+    private static String actor(SecurityContext securityContext) {
         Principal principal = securityContext == null ? null : securityContext.getPrincipal();
-        return rateLimiters.by(principal != null ? principal.getName() : "anonymous actuator request");
+        return principal != null ? principal.getName() : ANONYMOUS;
+    }
+
+    private RateLimiters writer(SecurityContext securityContext) {
+        return rateLimiters == null ? null : rateLimiters.by(actor(securityContext));
     }
 
     /** The declared limits, and the overrides in force by limit name. */
@@ -218,21 +223,61 @@ public class RateLimitsEndpoint {
 
     /**
      * One declared limit.
+     * @param permits the permits each call takes when there is no {@code cost} expression
+     * @param cost the expression that gives each call's permits, or null when every call takes {@code permits}
+     * @param shadow shadow mode: decisions are taken and recorded, but no call is ever refused, made to wait or
+     * denied
+     * @param tiers the tiers a {@code tier} expression picks from per call, or null when the limit has none
      * @param source where the values come from: {@code annotation}, {@code policy}, {@code defaults}, joined by {@code +}
      */
     public record LimitDescriptor(String name, String displayName, String method, String key, long rate,
-            String interval, long intervalMillis, String mode, long permits, String waitTimeout, String fallback,
-            String condition, String skipIf, String source) {
+            String interval, long intervalMillis, String mode, boolean shadow, long permits, String cost,
+            String waitTimeout, String fallback, String condition, String skipIf, TiersDescriptor tiers,
+            String source) {
 
         static LimitDescriptor of(RateLimitOperation operation) {
             return new LimitDescriptor(operation.name(), operation.displayName(), operation.method(),
                     operation.key() == null ? null : operation.key().source(), operation.spec().rate(),
                     operation.spec().interval().toString(), operation.spec().interval().toMillis(),
-                    operation.spec().mode().name(), operation.permits(),
+                    operation.spec().mode().name(), operation.shadow(), operation.permits(), costOf(operation),
                     operation.waitTimeout().isZero() ? null : operation.waitTimeout().toString(),
                     operation.fallback() == null ? null : operation.fallback().toString(),
                     operation.condition() == null ? null : operation.condition().source(),
-                    operation.skipIf() == null ? null : operation.skipIf().source(), operation.source());
+                    operation.skipIf() == null ? null : operation.skipIf().source(),
+                    operation.tiers() == null ? null : TiersDescriptor.of(operation.tiers()), operation.source());
+        }
+    }
+
+    private static String costOf(RateLimitOperation operation) {
+        return operation.cost() == null ? null : operation.cost().source();
+    }
+
+    /**
+     * The tiers of a limit.
+     * @param expression the {@code tier} expression, evaluated for each call
+     * @param selection how a call's tier is chosen
+     * @param tiers the configured tiers, by name
+     */
+    public record TiersDescriptor(String expression, String selection, List<TierDescriptor> tiers) {
+
+        /** What {@link Tiers#select} does. */
+        static final String SELECTION = "the tier named by the expression's value; a value that names no tier "
+                + "(or null) gets the limit's own values";
+
+        static TiersDescriptor of(Tiers tiers) {
+            return new TiersDescriptor(tiers.source(), SELECTION, tiers.operations().entrySet().stream()
+                    .map(tier -> TierDescriptor.of(tier.getKey(), tier.getValue())).toList());
+        }
+    }
+
+    /** One tier of a limit: the values that limit the calls of its callers. */
+    public record TierDescriptor(String name, long rate, String interval, long intervalMillis, String mode,
+            boolean shadow, long permits, String cost, String source) {
+
+        static TierDescriptor of(String name, RateLimitOperation operation) {
+            return new TierDescriptor(name, operation.spec().rate(), operation.spec().interval().toString(),
+                    operation.spec().interval().toMillis(), operation.spec().mode().name(), operation.shadow(),
+                    operation.permits(), costOf(operation), operation.source());
         }
     }
 

@@ -95,6 +95,76 @@ class RateLimitsEndpointTest {
         });
     }
 
+    /** Which plan each API key has. */
+    public static class Plans {
+        public String planOf(String apiKey) {
+            return apiKey.startsWith("pro-") ? "pro" : "free";
+        }
+    }
+
+    public static class Catalog {
+
+        @RateLimit(name = "api", key = "'api:' + #apiKey", tier = "@plans.planOf(#apiKey)")
+        public String api(String apiKey) {
+            return "ok";
+        }
+
+        @RateLimit(name = "import", key = "'import:' + #user", rate = 100, interval = 60, cost = "#items.size()")
+        public String importItems(String user, java.util.List<String> items) {
+            return "imported";
+        }
+
+        @RateLimit(name = "search", rate = 10, interval = 1, permits = 2, shadow = true)
+        public String search() {
+            return "found";
+        }
+    }
+
+    @Test
+    void listsTiersShadowModeAndCost() {
+        runner().withBean("plans", Plans.class).withBean(Catalog.class)
+                .withPropertyValues("ratelimit.policies.api.rate=2", "ratelimit.policies.api.interval=60s",
+                        "ratelimit.policies.api.tiers.free.rate=1", "ratelimit.policies.api.tiers.pro.rate=30",
+                        "ratelimit.policies.api.tiers.pro.interval=1s", "ratelimit.policies.api.tiers.pro.permits=3")
+                .run(context -> {
+                    MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+                    mvc.perform(get("/actuator/ratelimits"))
+                            .andExpect(status().isOk())
+                            .andExpect(jsonPath("$.limits.length()").value(5))
+                            .andExpect(jsonPath("$.limits[0].name").value("api"))
+                            .andExpect(jsonPath("$.limits[0].rate").value(2))
+                            .andExpect(jsonPath("$.limits[0].shadow").value(false))
+                            .andExpect(jsonPath("$.limits[0].tiers.expression").value("@plans.planOf(#apiKey)"))
+                            .andExpect(jsonPath("$.limits[0].tiers.selection").value(
+                                    RateLimitsEndpoint.TiersDescriptor.SELECTION))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers.length()").value(2))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[0].name").value("free"))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[0].rate").value(1))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[0].interval").value("PT1M"))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[0].permits").value(1))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].name").value("pro"))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].rate").value(30))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].intervalMillis").value(1000))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].mode").value("OVERALL"))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].permits").value(3))
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].source").exists())
+                            .andExpect(jsonPath("$.limits[1].name").value("import"))
+                            .andExpect(jsonPath("$.limits[1].cost").value("#items.size()"))
+                            .andExpect(jsonPath("$.limits[1].shadow").value(false))
+                            .andExpect(jsonPath("$.limits[1].tiers").doesNotExist())
+                            .andExpect(jsonPath("$.limits[2].name").value(Orders.class.getName() + ".submit"))
+                            .andExpect(jsonPath("$.limits[2].cost").doesNotExist())
+                            .andExpect(jsonPath("$.limits[2].permits").value(1))
+                            .andExpect(jsonPath("$.limits[4].name").value("search"))
+                            .andExpect(jsonPath("$.limits[4].shadow").value(true))
+                            .andExpect(jsonPath("$.limits[4].permits").value(2))
+                            .andExpect(jsonPath("$.limits[4].cost").doesNotExist());
+                    mvc.perform(get("/actuator/ratelimits/api"))
+                            .andExpect(status().isOk())
+                            .andExpect(jsonPath("$.limits[0].tiers.tiers[1].name").value("pro"));
+                });
+    }
+
     public interface Quotes {
 
         @RateLimit(key = "#symbol", rate = 3)
