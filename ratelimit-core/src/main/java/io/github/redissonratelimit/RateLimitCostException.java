@@ -9,7 +9,7 @@ package io.github.redissonratelimit;
  * is a {@link RateLimitKeyException}), a web application answers it with HTTP 400 naming the limit, and logs one
  * WARN line. The message names the method, the expression and the computed cost, never the arguments themselves
  * unless the expression's own error quotes them; escape it before logging
- * ({@link io.github.redissonratelimit.key.LogSafe}).
+ * ({@link io.github.redissonratelimit.log.LogSafe}).
  */
 public class RateLimitCostException extends RateLimitKeyException {
 

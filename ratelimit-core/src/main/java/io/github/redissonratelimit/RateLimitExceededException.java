@@ -2,7 +2,7 @@ package io.github.redissonratelimit;
 
 import java.time.Duration;
 
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**

@@ -8,7 +8,7 @@ package io.github.redissonratelimit;
  * <p>Usually the call's arguments are to blame (a missing or absurdly long value), so a web application answers
  * it with HTTP 400. The message names the method and the expression, never the arguments; it may quote
  * the expression's own error, which can hold part of them, so escape it before logging
- * ({@link io.github.redissonratelimit.key.LogSafe}).
+ * ({@link io.github.redissonratelimit.log.LogSafe}).
  */
 public class RateLimitKeyException extends RateLimitEvaluationException {
 

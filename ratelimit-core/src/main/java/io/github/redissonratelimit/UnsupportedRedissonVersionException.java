@@ -1,20 +1,25 @@
 package io.github.redissonratelimit;
 
-import io.github.redissonratelimit.redis.RedissonCompatibility;
-
 /**
  * The Redisson on the class path cannot run the rate limiter. Thrown when the application starts (and by
- * {@link RedissonRateLimitBackend}'s constructor), naming the version found and the supported range, so that a
+ * the Redis backend's constructor), naming the version found and the supported range, so that a
  * wrong pin fails at startup rather than on every limited call.
  */
 public class UnsupportedRedissonVersionException extends RateLimitException {
+
+    /**
+     * The supported versions, and those the build tests. Here rather than with the version check so that the
+     * exception names them without depending on the Redis backend that throws it.
+     */
+    public static final String SUPPORTED_VERSIONS = "3.24.3 to 3.52.0 and 4.0.0 to 4.7.0 "
+            + "(tested: 3.24.3, 3.52.0 and 4.7.0)";
 
     private final String version;
     private final String problem;
 
     public UnsupportedRedissonVersionException(String version, String problem, Throwable cause) {
         super("Redisson " + version + " is not supported by redisson-ratelimit: " + problem + ". Supported: Redisson "
-                + RedissonCompatibility.SUPPORTED_VERSIONS, cause);
+                + SUPPORTED_VERSIONS, cause);
         this.version = version;
         this.problem = problem;
     }
@@ -29,8 +34,8 @@ public class UnsupportedRedissonVersionException extends RateLimitException {
         return problem;
     }
 
-    /** The versions the rate limiter supports, as {@link RedissonCompatibility#SUPPORTED_VERSIONS}. */
+    /** The versions the rate limiter supports, as {@link #SUPPORTED_VERSIONS}. */
     public String getSupportedVersions() {
-        return RedissonCompatibility.SUPPORTED_VERSIONS;
+        return SUPPORTED_VERSIONS;
     }
 }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,69 +55,8 @@ public final class BenchmarkMain {
             RedisProbe redis = new RedisProbe("127.0.0.1", server.port());
             results.redisVersion = redis.version();
             RedissonClient redisson = newRedisson(server.port());
-            try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson);
-                    ConfigurableApplicationContext withoutShortcut = BenchmarkApplication.start(redisson,
-                            "ratelimit.local-rejection.enabled=false");
-                    ConfigurableApplicationContext withoutPipelining = BenchmarkApplication.start(redisson,
-                            "ratelimit.pipelining.enabled=false");
-                    ConfigurableApplicationContext clientClock = BenchmarkApplication.start(redisson,
-                            "ratelimit.clock=client");
-                    ConfigurableApplicationContext newUsers = BenchmarkApplication.start(redisson)) {
-                NewUserContender newUserContender = new NewUserContender(newUsers.getBean(AnnotatedService.class));
-                List<Contender> contenders = List.of(
-                        new RawRateLimiterContender(redisson),
-                        AnnotatedContender.defaults(app.getBean(AnnotatedService.class)),
-                        new NaiveAspectContender(app.getBean(NaiveService.class)),
-                        new Bucket4jContender(redisson),
-                        AnnotatedContender.withoutPipelining(withoutPipelining.getBean(AnnotatedService.class)),
-                        AnnotatedContender.clientClock(clientClock.getBean(AnnotatedService.class)),
-                        newUserContender,
-                        AnnotatedContender.twoLimits(app.getBean(AnnotatedService.class)));
-                contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
-
-                for (Contender contender : contenders) {
-                    log("warm-up " + contender.id());
-                    for (int user = 0; user < Users.COUNT; user++) {
-                        contender.decide(user); // first sight of each user's limiter is not part of the figures
-                    }
-                    checked(contender, LoadRun.run(contender, 8, settings.warmup()));
-                }
-                for (Contender contender : contenders) {
-                    results.monitored.put(contender.id(), monitor(contender, redis, settings.monitoredDecisions()));
-                }
-                for (int round = 0; round < settings.rounds(); round++) {
-                    for (int threads : settings.threadCounts()) {
-                        for (int i = 0; i < contenders.size(); i++) {
-                            // a different contender goes first in each round: drift on a noisy machine spreads evenly
-                            Contender contender = contenders.get((i + round) % contenders.size());
-                            CommandStats before = redis.commandStats();
-                            long redisCpu = redis.cpuNanos();
-                            long clientCpu = clientCpuNanos();
-                            LoadRun.Result run = checked(contender, LoadRun.run(contender, threads, settings.run()));
-                            clientCpu = clientCpuNanos() - clientCpu;
-                            redisCpu = redisCpu < 0 ? -1 : redis.cpuNanos() - redisCpu;
-                            CommandStats delta = redis.commandStats().minus(before);
-                            results.add(contender.id(), threads, run, delta, clientCpu, redisCpu);
-                            log(String.format("round %d, %2d threads, %s: %,10.0f decisions/s, p50 %6.0f us, p99 %7.0f us",
-                                    round + 1, threads, contender.id(), run.perSecond(), run.micros(0.5), run.micros(0.99)));
-                        }
-                    }
-                }
-
-                results.newUsers = newUserContender.users();
-                String flood = UUID.randomUUID().toString();
-                log("flood with local rejection");
-                results.floodWithShortcut = FloodScenario.run(app.getBean(AnnotatedService.class), "on-" + flood,
-                        settings.flood(), redis);
-                RateLimitBackend backend = app.getBean(RateLimitBackend.class);
-                results.localRejections = backend instanceof LocalRejectionCache cache ? cache.localRejections() : -1;
-                log("flood without local rejection");
-                results.floodWithoutShortcut = FloodScenario.run(withoutShortcut.getBean(AnnotatedService.class),
-                        "off-" + flood, settings.flood(), redis);
-                results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
-                        settings.quick());
-                results.pingMicros = redis.pingMicros(2_000);
-                results.http = HttpScenario.run(redisson, redis, settings);
+            try {
+                measure(redisson, redis, results);
             }
             finally {
                 redisson.shutdown();
@@ -132,6 +70,86 @@ public final class BenchmarkMain {
         Path markdown = settings.outputDirectory().resolve("benchmarks.md");
         Files.writeString(markdown, Report.render(results));
         return markdown;
+    }
+
+    /** Everything measured against Redis: the contenders' runs, then the flood, memory and HTTP scenarios. */
+    private static void measure(RedissonClient redisson, RedisProbe redis, Results results) throws Exception {
+        Settings settings = results.settings;
+        try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson);
+                ConfigurableApplicationContext withoutShortcut = BenchmarkApplication.start(redisson,
+                        "ratelimit.local-rejection.enabled=false");
+                ConfigurableApplicationContext withoutPipelining = BenchmarkApplication.start(redisson,
+                        "ratelimit.pipelining.enabled=false");
+                ConfigurableApplicationContext clientClock = BenchmarkApplication.start(redisson,
+                        "ratelimit.clock=client");
+                ConfigurableApplicationContext newUsers = BenchmarkApplication.start(redisson)) {
+            NewUserContender newUserContender = new NewUserContender(newUsers.getBean(AnnotatedService.class));
+            List<Contender> contenders = List.of(
+                    new RawRateLimiterContender(redisson),
+                    AnnotatedContender.defaults(app.getBean(AnnotatedService.class)),
+                    new NaiveAspectContender(app.getBean(NaiveService.class)),
+                    new Bucket4jContender(redisson),
+                    AnnotatedContender.withoutPipelining(withoutPipelining.getBean(AnnotatedService.class)),
+                    AnnotatedContender.clientClock(clientClock.getBean(AnnotatedService.class)),
+                    newUserContender,
+                    AnnotatedContender.twoLimits(app.getBean(AnnotatedService.class)));
+            contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
+
+            for (Contender contender : contenders) {
+                log("warm-up " + contender.id());
+                for (int user = 0; user < Users.COUNT; user++) {
+                    contender.decide(user); // first sight of each user's limiter is not part of the figures
+                }
+                checked(contender, LoadRun.run(contender, 8, settings.warmup()));
+            }
+            for (Contender contender : contenders) {
+                results.monitored.put(contender.id(), monitor(contender, redis, settings.monitoredDecisions()));
+            }
+            throughputRounds(contenders, redis, results);
+            results.newUsers = newUserContender.users();
+            scenarios(app, withoutShortcut, redisson, redis, results);
+        }
+    }
+
+    private static void throughputRounds(List<Contender> contenders, RedisProbe redis, Results results)
+            throws InterruptedException {
+        Settings settings = results.settings;
+        for (int round = 0; round < settings.rounds(); round++) {
+            for (int threads : settings.threadCounts()) {
+                for (int i = 0; i < contenders.size(); i++) {
+                    // a different contender goes first in each round: drift on a noisy machine spreads evenly
+                    Contender contender = contenders.get((i + round) % contenders.size());
+                    CommandStats before = redis.commandStats();
+                    long redisCpu = redis.cpuNanos();
+                    long clientCpu = clientCpuNanos();
+                    LoadRun.Result run = checked(contender, LoadRun.run(contender, threads, settings.run()));
+                    clientCpu = clientCpuNanos() - clientCpu;
+                    redisCpu = redisCpu < 0 ? -1 : redis.cpuNanos() - redisCpu;
+                    CommandStats delta = redis.commandStats().minus(before);
+                    results.add(contender.id(), threads, run, delta, clientCpu, redisCpu);
+                    log(String.format("round %d, %2d threads, %s: %,10.0f decisions/s, p50 %6.0f us, p99 %7.0f us",
+                            round + 1, threads, contender.id(), run.perSecond(), run.micros(0.5), run.micros(0.99)));
+                }
+            }
+        }
+    }
+
+    private static void scenarios(ConfigurableApplicationContext app, ConfigurableApplicationContext withoutShortcut,
+            RedissonClient redisson, RedisProbe redis, Results results) throws Exception {
+        Settings settings = results.settings;
+        String flood = UUID.randomUUID().toString();
+        log("flood with local rejection");
+        results.floodWithShortcut = FloodScenario.run(app.getBean(AnnotatedService.class), "on-" + flood,
+                settings.flood(), redis);
+        RateLimitBackend backend = app.getBean(RateLimitBackend.class);
+        results.localRejections = backend instanceof LocalRejectionCache cache ? cache.localRejections() : -1;
+        log("flood without local rejection");
+        results.floodWithoutShortcut = FloodScenario.run(withoutShortcut.getBean(AnnotatedService.class),
+                "off-" + flood, settings.flood(), redis);
+        results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
+                settings.quick());
+        results.pingMicros = redis.pingMicros(2_000);
+        results.http = HttpScenario.run(redisson, redis, settings);
     }
 
     /** CPU time of this JVM: callers, Redisson's I/O threads, JIT and GC. */
@@ -192,132 +210,5 @@ public final class BenchmarkMain {
 
     static void log(String message) {
         System.out.println("[benchmarks] " + message);
-    }
-
-    /** Everything one run measured. */
-    static final class Results {
-
-        final Settings settings;
-        final Machine machine;
-        final Map<String, String> contenders = new LinkedHashMap<>();
-        final Map<String, Map<Integer, List<Measured>>> runs = new LinkedHashMap<>();
-        final Map<String, MonitorSession.Commands> monitored = new LinkedHashMap<>();
-        String redisVersion;
-        FloodScenario.Result floodWithShortcut;
-        FloodScenario.Result floodWithoutShortcut;
-        long localRejections;
-        long newUsers;
-        List<MemoryScenario.Result> memory;
-        double pingMicros;
-        List<HttpScenario.Result> http;
-        Map<String, double[]> microbenchmarks;
-        String loadAfter;
-        Duration elapsed;
-
-        Results(Settings settings, Machine machine) {
-            this.settings = settings;
-            this.machine = machine;
-        }
-
-        void add(String contender, int threads, LoadRun.Result run, CommandStats commands, long clientCpuNanos,
-                long redisCpuNanos) {
-            runs.computeIfAbsent(contender, id -> new LinkedHashMap<>())
-                    .computeIfAbsent(threads, count -> new ArrayList<>())
-                    .add(new Measured(run.decisions(), run.perSecond(), run.micros(0.5), run.micros(0.99),
-                            commands.calls("evalsha") + commands.calls("eval"), commands.totalExcept("info", "ping"),
-                            (commands.micros("evalsha") + commands.micros("eval")) / (double) run.decisions(),
-                            clientCpuNanos / 1_000.0 / run.decisions(),
-                            redisCpuNanos < 0 ? Double.NaN : redisCpuNanos / 1_000.0 / run.decisions()));
-        }
-
-        List<Measured> of(String contender, int threads) {
-            return runs.getOrDefault(contender, Map.of()).getOrDefault(threads, List.of());
-        }
-
-        double medianPerSecond(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::perSecond).toList());
-        }
-
-        double medianP50(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::p50Micros).toList());
-        }
-
-        double medianP99(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::p99Micros).toList());
-        }
-
-        double medianClientCpu(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::clientCpuMicros).toList());
-        }
-
-        /** Redis's time running the contender's script calls per decision ({@code usec} of INFO commandstats). */
-        double medianScriptMicros(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::scriptMicros).toList());
-        }
-
-        double medianRedisCpu(String contender, int threads) {
-            return Stats.median(of(contender, threads).stream().map(Measured::redisCpuMicros).toList());
-        }
-
-        /** First quartile of the rounds' decisions per second. */
-        double lowerQuartile(String contender, int threads) {
-            return Stats.percentile(of(contender, threads).stream().map(Measured::perSecond).toList(), 0.25);
-        }
-
-        double upperQuartile(String contender, int threads) {
-            return Stats.percentile(of(contender, threads).stream().map(Measured::perSecond).toList(), 0.75);
-        }
-
-        /**
-         * Median over the rounds of {@code contender}'s throughput divided by {@code other}'s in the same round:
-         * the two ran back to back, so load from elsewhere on the machine mostly hits both alike.
-         */
-        double pairedRatio(String contender, String other, int threads) {
-            List<Measured> mine = of(contender, threads);
-            List<Measured> theirs = of(other, threads);
-            List<Double> ratios = new ArrayList<>();
-            for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
-                ratios.add(mine.get(round).perSecond() / theirs.get(round).perSecond());
-            }
-            return Stats.median(ratios);
-        }
-
-        /** The same for CPU time per decision, client and Redis together (lower is better). */
-        double pairedCpuRatio(String contender, String other, int threads) {
-            List<Measured> mine = of(contender, threads);
-            List<Measured> theirs = of(other, threads);
-            List<Double> ratios = new ArrayList<>();
-            for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
-                ratios.add((mine.get(round).clientCpuMicros() + mine.get(round).redisCpuMicros())
-                        / (theirs.get(round).clientCpuMicros() + theirs.get(round).redisCpuMicros()));
-            }
-            return Stats.median(ratios);
-        }
-
-        /** Over every throughput run of the contender. */
-        double scriptCallsPerDecision(String contender) {
-            return perDecision(contender, Measured::scriptCalls);
-        }
-
-        double commandsPerDecision(String contender) {
-            return perDecision(contender, Measured::commands);
-        }
-
-        private double perDecision(String contender, java.util.function.ToLongFunction<Measured> counter) {
-            long decisions = 0;
-            long counted = 0;
-            for (List<Measured> measured : runs.getOrDefault(contender, Map.of()).values()) {
-                for (Measured run : measured) {
-                    decisions += run.decisions();
-                    counted += counter.applyAsLong(run);
-                }
-            }
-            return decisions == 0 ? Double.NaN : (double) counted / decisions;
-        }
-    }
-
-    /** One contender's run at one thread count. */
-    record Measured(long decisions, double perSecond, double p50Micros, double p99Micros, long scriptCalls,
-            long commands, double scriptMicros, double clientCpuMicros, double redisCpuMicros) {
     }
 }

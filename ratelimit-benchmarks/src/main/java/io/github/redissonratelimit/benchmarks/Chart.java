@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.github.redissonratelimit.benchmarks.BenchmarkMain.Results;
-
 /**
  * Draws the throughput table as an SVG: one group of bars per thread count, one bar per contender at its
  * median, with a whisker over the middle half of the rounds (first to third quartile).
@@ -19,22 +17,21 @@ final class Chart {
     private static final int RIGHT = 20;
     private static final int TOP = 50;
     private static final int BOTTOM = 90;
+    private static final int PLOT_WIDTH = WIDTH - LEFT - RIGHT;
+    private static final int PLOT_HEIGHT = HEIGHT - TOP - BOTTOM;
 
     private Chart() {
     }
 
     static String render(Results results) {
         List<String> ids = new ArrayList<>(results.contenders.keySet());
-        List<Integer> threadCounts = results.settings.threadCounts();
         double top = 0;
         for (String id : ids) {
-            for (int threads : threadCounts) {
+            for (int threads : results.settings.threadCounts()) {
                 top = Math.max(top, results.upperQuartile(id, threads));
             }
         }
         double scaleTop = niceCeiling(top);
-        int plotWidth = WIDTH - LEFT - RIGHT;
-        int plotHeight = HEIGHT - TOP - BOTTOM;
 
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -43,47 +40,66 @@ final class Chart {
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">"
                 + "Allowed decisions per second (median of %d rounds, whiskers: quartiles)</text>\n", LEFT,
                 results.settings.rounds()));
+        axis(svg, scaleTop);
+        bars(svg, results, ids, scaleTop);
+        legendAndFooter(svg, results, ids);
+        svg.append("</svg>\n");
+        return svg.toString();
+    }
 
+    /** The horizontal grid lines with their values. */
+    private static void axis(StringBuilder svg, double scaleTop) {
         for (int tick = 0; tick <= 5; tick++) {
             double value = scaleTop * tick / 5;
-            double y = TOP + plotHeight - plotHeight * tick / 5.0;
+            double y = TOP + PLOT_HEIGHT - PLOT_HEIGHT * tick / 5.0;
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n",
                     LEFT, y, WIDTH - RIGHT, y));
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
                     LEFT - 6, y + 4, String.format(Locale.ROOT, "%,.0f", value)));
         }
+    }
 
-        double groupWidth = (double) plotWidth / threadCounts.size();
+    /** One group of bars per thread count, and the base line. */
+    private static void bars(StringBuilder svg, Results results, List<String> ids, double scaleTop) {
+        List<Integer> threadCounts = results.settings.threadCounts();
+        double groupWidth = (double) PLOT_WIDTH / threadCounts.size();
         double barWidth = groupWidth * 0.8 / ids.size();
         for (int g = 0; g < threadCounts.size(); g++) {
             int threads = threadCounts.get(g);
             double groupLeft = LEFT + g * groupWidth + groupWidth * 0.1;
             for (int c = 0; c < ids.size(); c++) {
-                String id = ids.get(c);
-                double median = results.medianPerSecond(id, threads);
-                double x = groupLeft + c * barWidth;
-                double height = plotHeight * median / scaleTop;
-                double y = TOP + plotHeight - height;
-                svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                        + "fill=\"%s\"><title>(%s) %d threads: %,.0f/s</title></rect>\n", x + 2, y, barWidth - 4, height,
-                        COLORS[c % COLORS.length], id, threads, median));
-                double low = TOP + plotHeight - plotHeight * results.lowerQuartile(id, threads) / scaleTop;
-                double high = TOP + plotHeight - plotHeight * results.upperQuartile(id, threads) / scaleTop;
-                double middle = x + barWidth / 2;
-                svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                        + "stroke=\"#333\"/>\n", middle, low, middle, high));
-                svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-                        + "font-size=\"10\">%s</text>\n", middle, Math.min(y, high) - 4, compact(median)));
+                bar(svg, results, ids.get(c), COLORS[c % COLORS.length], threads, groupLeft + c * barWidth, barWidth,
+                        scaleTop);
             }
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d thread%s</text>\n",
-                    LEFT + g * groupWidth + groupWidth / 2, TOP + plotHeight + 18, threads, threads == 1 ? "" : "s"));
+                    LEFT + g * groupWidth + groupWidth / 2, TOP + PLOT_HEIGHT + 18, threads, threads == 1 ? "" : "s"));
         }
         svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
-                LEFT, TOP + plotHeight, WIDTH - RIGHT, TOP + plotHeight));
+                LEFT, TOP + PLOT_HEIGHT, WIDTH - RIGHT, TOP + PLOT_HEIGHT));
+    }
 
+    /** One contender's bar at its median, with its whisker and its figure. */
+    private static void bar(StringBuilder svg, Results results, String id, String color, int threads, double x,
+            double barWidth, double scaleTop) {
+        double median = results.medianPerSecond(id, threads);
+        double height = PLOT_HEIGHT * median / scaleTop;
+        double y = TOP + PLOT_HEIGHT - height;
+        svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                + "fill=\"%s\"><title>(%s) %d threads: %,.0f/s</title></rect>\n", x + 2, y, barWidth - 4, height,
+                color, id, threads, median));
+        double low = TOP + PLOT_HEIGHT - PLOT_HEIGHT * results.lowerQuartile(id, threads) / scaleTop;
+        double high = TOP + PLOT_HEIGHT - PLOT_HEIGHT * results.upperQuartile(id, threads) / scaleTop;
+        double middle = x + barWidth / 2;
+        svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                + "stroke=\"#333\"/>\n", middle, low, middle, high));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+                + "font-size=\"10\">%s</text>\n", middle, Math.min(y, high) - 4, compact(median)));
+    }
+
+    private static void legendAndFooter(StringBuilder svg, Results results, List<String> ids) {
         double legendY = HEIGHT - BOTTOM + 44;
         for (int c = 0; c < ids.size(); c++) {
-            double x = LEFT + c * (plotWidth / (double) ids.size());
+            double x = LEFT + c * (PLOT_WIDTH / (double) ids.size());
             svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
                     x, legendY, COLORS[c % COLORS.length]));
             svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x + 16, legendY + 10,
@@ -92,8 +108,6 @@ final class Chart {
         svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#666\" font-size=\"10\">%s</text>\n",
                 LEFT, HEIGHT - 10, escape(results.machine.processors() + " CPUs, " + results.machine.cpu() + ", Java "
                         + System.getProperty("java.runtime.version") + ", Redis " + results.redisVersion)));
-        svg.append("</svg>\n");
-        return svg.toString();
     }
 
     private static String legend(String id) {

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.github.redissonratelimit.benchmarks.BenchmarkMain.Results;
-
 /**
  * The performance issue's goals that this run missed, each with what the same run measured about the cause: the
  * CPU each side spent per decision, the commands inside the scripts, the latency. Written by the harness, so the
@@ -19,37 +17,55 @@ final class MissedGoals {
     static void render(StringBuilder md, Results results) {
         List<String> missed = new ArrayList<>();
         for (int threads : results.settings.threadCounts()) {
-            double goal = threads >= 32 ? 1.5 : 1.0;
-            double ratio = results.pairedRatio("b", "a", threads);
-            if (ratio < goal) {
-                missed.add(String.format(Locale.ROOT, "(b)/(a) at %d thread%s: %.2f < %.1f. Per decision (b) spent "
-                        + "%.1f µs of client CPU and %.1f µs of Redis CPU (%.1f µs of it running its script), (a) %.1f, "
-                        + "%.1f and %.1f. %s", threads, threads == 1 ? "" : "s", ratio, goal,
-                        results.medianClientCpu("b", threads), results.medianRedisCpu("b", threads),
-                        results.medianScriptMicros("b", threads), results.medianClientCpu("a", threads),
-                        results.medianRedisCpu("a", threads), results.medianScriptMicros("a", threads),
-                        scriptReason(results, "b", "a", threads)));
-            }
-            double bucket4j = results.pairedRatio("b", "d", threads);
-            if (bucket4j < 1.4) {
-                missed.add(String.format(Locale.ROOT, "(b)/(d) at %d thread%s: %.2f < 1.4. MONITOR saw bucket4j "
-                        + "send GET, GET and SET per decision where (b) runs one script of %.1f commands; Redis spent "
-                        + "%.1f µs per decision in (d)'s script calls against %.1f in (b)'s, Redis CPU per decision "
-                        + "%.1f µs for (d) against (b)'s %.1f, client CPU %.1f against %.1f.", threads,
-                        threads == 1 ? "" : "s", bucket4j,
-                        results.monitored.get("b").inScriptsTotal() / (double) results.settings.monitoredDecisions(),
-                        results.medianScriptMicros("d", threads), results.medianScriptMicros("b", threads),
-                        results.medianRedisCpu("d", threads), results.medianRedisCpu("b", threads),
-                        results.medianClientCpu("d", threads), results.medianClientCpu("b", threads)));
-            }
-            double firstSight = results.pairedRatio("g", "b", threads);
-            if (firstSight < 0.9) {
-                missed.add(String.format(Locale.ROOT, "(g)/(b) at %d thread%s: %.3f < 0.9. A first sight runs %.1f "
-                        + "commands inside the script (config written and compared) against (b)'s %.1f, and Redis "
-                        + "holds ever more limiters over the run.", threads, threads == 1 ? "" : "s", firstSight,
-                        inScripts(results, "g"), inScripts(results, "b")));
-            }
+            missedRatios(results, threads, missed);
         }
+        missedOtherGoals(results, missed);
+        for (HttpScenario.Result http : results.http) {
+            missedOverHttp(results, http, missed);
+        }
+        md.append("\n## Goals missed in this run, and why\n\n");
+        if (missed.isEmpty()) {
+            md.append("None.\n");
+        }
+        missed.forEach(line -> md.append("- ").append(line).append("\n"));
+    }
+
+    /** The throughput ratios at {@code threads} that missed their goal. */
+    private static void missedRatios(Results results, int threads, List<String> missed) {
+        double goal = threads >= 32 ? 1.5 : 1.0;
+        double ratio = results.pairedRatio("b", "a", threads);
+        if (ratio < goal) {
+            missed.add(String.format(Locale.ROOT, "(b)/(a) at %d thread%s: %.2f < %.1f. Per decision (b) spent "
+                    + "%.1f µs of client CPU and %.1f µs of Redis CPU (%.1f µs of it running its script), (a) %.1f, "
+                    + "%.1f and %.1f. %s", threads, threads == 1 ? "" : "s", ratio, goal,
+                    results.medianClientCpu("b", threads), results.medianRedisCpu("b", threads),
+                    results.medianScriptMicros("b", threads), results.medianClientCpu("a", threads),
+                    results.medianRedisCpu("a", threads), results.medianScriptMicros("a", threads),
+                    scriptReason(results, "b", "a", threads)));
+        }
+        double bucket4j = results.pairedRatio("b", "d", threads);
+        if (bucket4j < 1.4) {
+            missed.add(String.format(Locale.ROOT, "(b)/(d) at %d thread%s: %.2f < 1.4. MONITOR saw bucket4j "
+                    + "send GET, GET and SET per decision where (b) runs one script of %.1f commands; Redis spent "
+                    + "%.1f µs per decision in (d)'s script calls against %.1f in (b)'s, Redis CPU per decision "
+                    + "%.1f µs for (d) against (b)'s %.1f, client CPU %.1f against %.1f.", threads,
+                    threads == 1 ? "" : "s", bucket4j,
+                    results.monitored.get("b").inScriptsTotal() / (double) results.settings.monitoredDecisions(),
+                    results.medianScriptMicros("d", threads), results.medianScriptMicros("b", threads),
+                    results.medianRedisCpu("d", threads), results.medianRedisCpu("b", threads),
+                    results.medianClientCpu("d", threads), results.medianClientCpu("b", threads)));
+        }
+        double firstSight = results.pairedRatio("g", "b", threads);
+        if (firstSight < 0.9) {
+            missed.add(String.format(Locale.ROOT, "(g)/(b) at %d thread%s: %.3f < 0.9. A first sight runs %.1f "
+                    + "commands inside the script (config written and compared) against (b)'s %.1f, and Redis "
+                    + "holds ever more limiters over the run.", threads, threads == 1 ? "" : "s", firstSight,
+                    inScripts(results, "g"), inScripts(results, "b")));
+        }
+    }
+
+    /** The two-limit call's latency, the flood's round trips and the interceptor's overhead. */
+    private static void missedOtherGoals(Results results, List<String> missed) {
         int one = results.settings.threadCounts().get(0);
         double pair = results.medianP50("h", one) / results.medianP50("b", one);
         if (pair > 1.25) {
@@ -74,33 +90,29 @@ final class MissedGoals {
                     + "local rejection lookup and the outcome of every call.", overhead[0],
                     withoutLocal == null ? Double.NaN : withoutLocal[0]));
         }
-        for (HttpScenario.Result http : results.http) {
-            double added = http.limited().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
-            double roundTrip = http.oneRedisCall().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
-            if (added >= roundTrip + 50) {
-                double redisMore = http.limited().medianRedisMicros() - http.oneRedisCall().medianRedisMicros();
-                missed.add(String.format(Locale.ROOT, "HTTP at %d connection%s: the limiter added %.0f µs at p50, more "
-                        + "than one Redis round trip as the application pays it (%.0f µs: the twin endpoint making one "
-                        + "Redisson `GET`) + 50 µs; the raw round trip (`PING` on a socket, no client threads) is %.0f "
-                        + "µs. Redis spent %.1f µs per limited request running its script against %.1f µs per `GET`: "
-                        + "%.0f of the %.0f µs the limited endpoint's p50 is above the one-`GET` twin's; %s",
-                        http.connections(), http.connections() == 1 ? "" : "s", added, roundTrip, results.pingMicros,
-                        http.limited().medianRedisMicros(), http.oneRedisCall().medianRedisMicros(), redisMore,
-                        added - roundTrip,
-                        http.connections() == 1 ? "the rest is the client's work around the decision (interceptor, "
-                                + "outcome, headers, the decision's stages on Redisson's I/O thread), not broken down "
-                                + "further."
-                                : "with the 2 CPUs saturated by Tomcat, the client threads, Redisson's I/O threads and "
-                                        + "Redis, latency follows the CPU each request costs on both sides (requests per "
-                                        + String.format(Locale.ROOT, "second %.2f of the twin's).",
-                                                http.limited().medianPerSecond() / http.oneRedisCall().medianPerSecond())));
-            }
+    }
+
+    private static void missedOverHttp(Results results, HttpScenario.Result http, List<String> missed) {
+        double added = http.limited().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
+        double roundTrip = http.oneRedisCall().medianMicros(0.5) - http.unlimited().medianMicros(0.5);
+        if (added >= roundTrip + 50) {
+            double redisMore = http.limited().medianRedisMicros() - http.oneRedisCall().medianRedisMicros();
+            missed.add(String.format(Locale.ROOT, "HTTP at %d connection%s: the limiter added %.0f µs at p50, more "
+                    + "than one Redis round trip as the application pays it (%.0f µs: the twin endpoint making one "
+                    + "Redisson `GET`) + 50 µs; the raw round trip (`PING` on a socket, no client threads) is %.0f "
+                    + "µs. Redis spent %.1f µs per limited request running its script against %.1f µs per `GET`: "
+                    + "%.0f of the %.0f µs the limited endpoint's p50 is above the one-`GET` twin's; %s",
+                    http.connections(), http.connections() == 1 ? "" : "s", added, roundTrip, results.pingMicros,
+                    http.limited().medianRedisMicros(), http.oneRedisCall().medianRedisMicros(), redisMore,
+                    added - roundTrip,
+                    http.connections() == 1 ? "the rest is the client's work around the decision (interceptor, "
+                            + "outcome, headers, the decision's stages on Redisson's I/O thread), not broken down "
+                            + "further."
+                            : "with the 2 CPUs saturated by Tomcat, the client threads, Redisson's I/O threads and "
+                                    + "Redis, latency follows the CPU each request costs on both sides (requests per "
+                                    + String.format(Locale.ROOT, "second %.2f of the twin's).",
+                                            http.limited().medianPerSecond() / http.oneRedisCall().medianPerSecond())));
         }
-        md.append("\n## Goals missed in this run, and why\n\n");
-        if (missed.isEmpty()) {
-            md.append("None.\n");
-        }
-        missed.forEach(line -> md.append("- ").append(line).append("\n"));
     }
 
     /** What the script calls of the two contenders cost Redis, as this run measured it. */

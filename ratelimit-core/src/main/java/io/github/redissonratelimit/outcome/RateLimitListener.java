@@ -2,8 +2,6 @@ package io.github.redissonratelimit.outcome;
 
 import java.util.List;
 
-import io.github.redissonratelimit.resilience.CircuitState;
-
 /**
  * The one listener type of the library: told what the limits of each limited call decided (metrics, HTTP
  * headers), and, through the default methods, what a Redis outage costs (failures, calls that skipped Redis,

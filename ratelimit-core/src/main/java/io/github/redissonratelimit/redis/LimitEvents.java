@@ -19,7 +19,7 @@ import org.redisson.api.listener.StatusListener;
 import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.admin.RateLimiters;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * The writes of {@link RateLimiters}, told to every instance on the topic {@code <prefix>%events}: each drops what

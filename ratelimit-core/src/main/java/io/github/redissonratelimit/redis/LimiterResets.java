@@ -21,7 +21,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.admin.RateLimiters.ResetResult;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 

@@ -28,12 +28,11 @@ import io.github.redissonratelimit.UnsupportedRedissonVersionException;
  */
 public final class RedissonCompatibility {
 
-    /** The oldest Redisson the rate limiter runs on. */
+    /**
+     * The oldest Redisson the rate limiter runs on: where {@link UnsupportedRedissonVersionException#SUPPORTED_VERSIONS}
+     * starts.
+     */
     public static final String OLDEST = "3.24.3";
-
-    /** The supported versions, and those the build tests. */
-    public static final String SUPPORTED_VERSIONS = "3.24.3 to 3.52.0 and 4.0.0 to 4.7.0 "
-            + "(tested: 3.24.3, 3.52.0 and 4.7.0)";
 
     /** Where the Redisson jar keeps its Maven coordinates. */
     public static final String POM_PROPERTIES_PATH = "META-INF/maven/org.redisson/redisson/pom.properties";

@@ -12,7 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.admin.RateLimiters;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;

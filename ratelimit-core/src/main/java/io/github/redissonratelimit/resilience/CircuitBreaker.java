@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
+import io.github.redissonratelimit.outcome.CircuitState;
+
 /**
  * Stops sending requests to a failing backend for a while. {@link CircuitState#CLOSED}: every call goes
  * through; {@code failureThreshold} consecutive failures open the circuit. {@link CircuitState#OPEN}: no call

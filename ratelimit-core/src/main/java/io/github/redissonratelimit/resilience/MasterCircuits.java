@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentMap;
 
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.CircuitState;
 
 /**
  * One {@link CircuitBreaker} per Redis master, created at the first call to it: a master that fails opens

@@ -17,12 +17,13 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
 

@@ -42,7 +42,7 @@ class LimiterNamingTest {
             everyBmpChar.append(c);
         }
         String escaped = LimiterNaming.escape(everyBmpChar.toString());
-        assertThat(escaped.chars().filter(c -> io.github.redissonratelimit.key.LogSafe.needsEscape((char) c)
+        assertThat(escaped.chars().filter(c -> io.github.redissonratelimit.log.LogSafe.needsEscape((char) c)
                 && c != 0x2028 && c != 0x2029)).isEmpty();
     }
 

@@ -46,7 +46,7 @@ class RedissonCompatibilityTest {
                     .isInstanceOfSatisfying(UnsupportedRedissonVersionException.class, ex -> {
                         assertThat(ex.getVersion()).isEqualTo(version);
                         assertThat(ex.getProblem()).isEqualTo("it is older than 3.24.3");
-                        assertThat(ex.getSupportedVersions()).isEqualTo(RedissonCompatibility.SUPPORTED_VERSIONS);
+                        assertThat(ex.getSupportedVersions()).isEqualTo(UnsupportedRedissonVersionException.SUPPORTED_VERSIONS);
                         assertThat(ex.getMessage()).contains("Redisson " + version, "3.24.3 to 3.52.0",
                                 "4.0.0 to 4.7.0");
                     });

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 
 class CircuitBreakerTest {
 

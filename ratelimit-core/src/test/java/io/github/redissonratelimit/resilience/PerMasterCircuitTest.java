@@ -23,6 +23,7 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 
 /**

@@ -28,7 +28,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 
 /** The decorator's logic against scripted backends; {@link RedisOutageTest} runs it against a real Redis. */
 class ResilientRateLimitBackendTest {

@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 
 /**
  * Added to the sample app that {@link ColdStartBurstTest} starts in a fresh JVM ({@code spring.main.sources}; its

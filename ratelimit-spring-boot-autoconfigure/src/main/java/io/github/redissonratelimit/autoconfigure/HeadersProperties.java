@@ -3,7 +3,6 @@ package io.github.redissonratelimit.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaderStyle;
 
 /** {@code ratelimit.headers.*}: which rate limit headers HTTP responses carry, and their names. */
 public class HeadersProperties {

@@ -23,7 +23,6 @@ import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.admin.RateLimiters;
-import io.github.redissonratelimit.autoconfigure.aot.RateLimitRuntimeHints;
 import io.github.redissonratelimit.autoconfigure.names.UnknownPropertyCheck;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;

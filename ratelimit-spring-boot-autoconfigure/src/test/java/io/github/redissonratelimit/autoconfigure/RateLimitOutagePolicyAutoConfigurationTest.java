@@ -25,7 +25,7 @@ import io.github.redissonratelimit.autoconfigure.metrics.RateLimitBackendMetrics
 import io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;

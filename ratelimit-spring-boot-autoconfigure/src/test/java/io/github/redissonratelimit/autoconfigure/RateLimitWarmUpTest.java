@@ -21,7 +21,7 @@ import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

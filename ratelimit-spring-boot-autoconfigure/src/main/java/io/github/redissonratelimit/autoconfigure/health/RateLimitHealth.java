@@ -18,7 +18,7 @@ import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.MasterLocator;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 

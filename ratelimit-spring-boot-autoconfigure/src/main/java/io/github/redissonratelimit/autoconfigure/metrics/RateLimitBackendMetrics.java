@@ -12,7 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 
 /**
  * Counts what Redis outages cost: {@code ratelimit.backend.failures} (decisions Redis failed or did not

@@ -11,6 +11,7 @@ import java.util.StringJoiner;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
+import io.github.redissonratelimit.autoconfigure.RateLimitHeaderStyle;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;

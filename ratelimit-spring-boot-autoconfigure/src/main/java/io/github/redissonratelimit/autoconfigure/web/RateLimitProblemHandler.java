@@ -16,7 +16,7 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * Answers a {@link RateLimitExceededException} from a Spring MVC handler with HTTP 429, a

@@ -14,7 +14,7 @@ import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * The HTTP answers to a rate limit refusal, the same for Spring MVC and WebFlux: {@code Retry-After}

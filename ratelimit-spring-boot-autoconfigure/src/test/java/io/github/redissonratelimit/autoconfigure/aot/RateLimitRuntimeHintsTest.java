@@ -17,6 +17,7 @@ import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.RateLimitRuntimeHints;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionRoot;
 import io.github.redissonratelimit.limiter.LimitSpec;

@@ -22,7 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.CircuitState;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**

@@ -1,7 +1,7 @@
 package io.github.redissonratelimit.test.redis;
 
 import static io.github.redissonratelimit.test.redis.RedisClusterProcess.cli;
-import static io.github.redissonratelimit.test.redis.RedisClusterProcess.sleep;
+import static io.github.redissonratelimit.test.redis.Polling.sleep;
 
 import java.time.Duration;
 import java.util.List;

@@ -8,9 +8,7 @@ import java.util.Set;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.BaseMasterSlaveServersConfig;
 import org.redisson.config.Config;
-import org.redisson.config.ReadMode;
 
 /**
  * A Redis Cluster of masters on loopback, started from the same redis-server binary as
@@ -153,7 +151,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
                     return replica.port();
                 }
             }
-            sleep(50);
+            Polling.sleep(50);
         }
         throw new IllegalStateException("No replica of shard " + shard + " became its master within " + timeout);
     }
@@ -189,7 +187,7 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
             if (ok) {
                 return;
             }
-            sleep(50);
+            Polling.sleep(50);
         }
         throw new IllegalStateException("The test cluster on ports " + ports() + " did not reach cluster_state:ok: "
                 + last);
@@ -214,19 +212,8 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
     @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
-        testPools(config.useClusterServers().addNodeAddress(nodeAddresses().toArray(String[]::new)));
+        ReplicatedRedisson.testPools(config.useClusterServers().addNodeAddress(nodeAddresses().toArray(String[]::new)));
         return Redisson.create(config);
-    }
-
-    /** Reads from masters only, small pools, short timeouts: what the tests' clients of a replicated Redis use. */
-    static <T extends BaseMasterSlaveServersConfig<T>> T testPools(T config) {
-        return config.setReadMode(ReadMode.MASTER)
-                .setMasterConnectionMinimumIdleSize(2)
-                .setMasterConnectionPoolSize(16)
-                .setSlaveConnectionMinimumIdleSize(0)
-                .setSubscriptionConnectionMinimumIdleSize(1)
-                .setTimeout(3_000)
-                .setRetryAttempts(1);
     }
 
     @Override
@@ -299,15 +286,5 @@ public final class RedisClusterProcess implements RedisDeployment, AutoCloseable
 
     static RespClient cli(RedisServerProcess node) {
         return new RespClient("127.0.0.1", node.port());
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 }

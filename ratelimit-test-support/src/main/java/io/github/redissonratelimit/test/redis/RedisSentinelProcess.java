@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -76,9 +75,9 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
             replica.start();
             // before the sentinels start: a sentinel learns of replicas from the master's INFO, which it reads
             // once on connecting and then only every 10 s
-            await(Duration.ofSeconds(20), "the replica on port " + replica.port() + " to sync", () -> {
+            Polling.await(Duration.ofSeconds(20), "the replica on port " + replica.port() + " to sync", () -> {
                 String info = endpointOf(replica).string("INFO", "replication");
-                return info.contains("master_link_status:up") ? "" : fail(info);
+                return info.contains("master_link_status:up") ? "" : Polling.notYet(info);
             });
             for (int i = 0; i < SENTINELS; i++) {
                 RedisServerProcess sentinel = RedisServerProcess.sentinel(RedisServerProcess.freePort(), List.of(
@@ -104,7 +103,7 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
 
     /** Every sentinel reports the master, the replica (up, in sync) and the other sentinels. */
     private void awaitMonitoring(int masterPort, int replicaPort, Duration timeout) {
-        await(timeout, "the sentinels on ports " + sentinelPorts() + " to monitor " + MASTER_NAME, () -> {
+        Polling.await(timeout, "the sentinels on ports " + sentinelPorts() + " to monitor " + MASTER_NAME, () -> {
             StringBuilder report = new StringBuilder();
             boolean ready = true;
             for (RedisServerProcess sentinel : sentinels) {
@@ -122,7 +121,7 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
                             .append(replicas).append(", other sentinels ").append(others).append("; ");
                 }
             }
-            return ready ? "" : fail(report);
+            return ready ? "" : Polling.notYet(report);
         });
     }
 
@@ -177,7 +176,7 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
      */
     public RedisEndpoint awaitNewMaster(RedisEndpoint previous, Duration timeout) {
         String what = "the sentinels on ports " + sentinelPorts() + " to fail over from port " + previous.port();
-        int port = Integer.parseInt(await(timeout, what, () -> {
+        int port = Integer.parseInt(Polling.await(timeout, what, () -> {
             List<Object> reported = new ArrayList<>();
             for (RedisServerProcess sentinel : sentinels) {
                 if (sentinel.isRunning()) {
@@ -193,7 +192,7 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
                     .string("INFO", "replication").contains("role:master")) {
                 return String.valueOf(first.get(1));
             }
-            return fail("the sentinels report " + reported);
+            return Polling.notYet("the sentinels report " + reported);
         }));
         return endpointOf(port);
     }
@@ -207,7 +206,7 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
     @Override
     public RedissonClient newRedissonClient() {
         Config config = new Config();
-        RedisClusterProcess.testPools(config.useSentinelServers()
+        ReplicatedRedisson.testPools(config.useSentinelServers()
                 .setMasterName(MASTER_NAME)
                 .addSentinelAddress(sentinelAddresses().toArray(String[]::new)));
         return Redisson.create(config);
@@ -287,39 +286,5 @@ public final class RedisSentinelProcess implements RedisDeployment, AutoCloseabl
             maps.add(map);
         }
         return maps;
-    }
-
-    /** Marks a probe as not there yet: {@link #await} retries it and reports the last {@code state} on timeout. */
-    private static String fail(Object state) {
-        throw new NotYet(String.valueOf(state));
-    }
-
-    /** Polls {@code probe} every 50 ms until it returns without throwing; returns its result. */
-    private static String await(Duration timeout, String what, Supplier<String> probe) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        RuntimeException last = null;
-        while (System.nanoTime() < deadline) {
-            try {
-                return probe.get();
-            }
-            catch (RuntimeException ex) {
-                last = ex;
-            }
-            try {
-                Thread.sleep(50);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(ex);
-            }
-        }
-        throw new IllegalStateException("Timed out after " + timeout.toMillis() + " ms waiting for " + what
-                + (last == null ? "" : ": " + last.getMessage()), last);
-    }
-
-    private static final class NotYet extends RuntimeException {
-        NotYet(String state) {
-            super(state, null, false, false);
-        }
     }
 }

@@ -12,7 +12,7 @@ import reactor.util.context.Context;
 
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 

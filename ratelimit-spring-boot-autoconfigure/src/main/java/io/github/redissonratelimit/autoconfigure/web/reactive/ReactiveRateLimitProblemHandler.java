@@ -16,7 +16,7 @@ import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**

@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.key;
+package io.github.redissonratelimit.log;
 
 /**
  * Makes text that may come from a request (keys, limiter names, exception messages that quote them, request

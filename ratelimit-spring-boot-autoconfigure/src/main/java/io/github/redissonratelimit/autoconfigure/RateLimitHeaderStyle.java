@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.autoconfigure.web;
+package io.github.redissonratelimit.autoconfigure;
 
 /** Which set of rate limit headers responses carry ({@code ratelimit.headers.style}). */
 public enum RateLimitHeaderStyle {

@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.autoconfigure.aot;
+package io.github.redissonratelimit.autoconfigure;
 
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.ReflectionHints;
@@ -13,14 +13,16 @@ import io.github.redissonratelimit.RateLimitEvaluationException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.key.KeyExpressionRoot;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * What a GraalVM native image needs to keep for {@code @RateLimit}, beyond what Spring AOT derives from the
  * bean definitions (proxies, bean factories). The annotated methods and the composed annotations found on
- * beans are added per bean by {@link RateLimitBeanRegistrationAotProcessor}.
+ * beans are added per bean by
+ * {@link io.github.redissonratelimit.autoconfigure.aot.RateLimitBeanRegistrationAotProcessor}. Imported by
+ * {@link RateLimitAutoConfiguration}, beside which it lives so that the configuration does not depend on the
+ * {@code aot} package (which depends on nothing here).
  */
 public class RateLimitRuntimeHints implements RuntimeHintsRegistrar {
 

@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.key;
+package io.github.redissonratelimit.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
