@@ -80,7 +80,7 @@ class UnsupportedRedissonStarterTest {
                         ex -> assertThat(ex.getVersion()).isEqualTo("3.20.0"));
         assertThat(output).contains("APPLICATION FAILED TO START",
                 "The Redisson on the class path cannot run @RateLimit.", "Found:     org.redisson:redisson 3.20.0",
-                "Problem:   it is older than 3.24.3", "Supported: " + RedissonCompatibility.SUPPORTED_VERSIONS,
+                "Problem:   it is older than 3.24.3", "Supported: " + UnsupportedRedissonVersionException.SUPPORTED_VERSIONS,
                 "Use a supported Redisson");
     }
 

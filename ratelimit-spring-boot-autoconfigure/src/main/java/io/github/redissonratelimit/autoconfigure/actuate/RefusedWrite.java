@@ -10,7 +10,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.util.MimeType;
 
 import io.github.redissonratelimit.admin.RateLimiters;
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * A write of the {@code ratelimits} endpoint refused for one of its values. Answered with an RFC 9457 problem

@@ -4,7 +4,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import io.github.redissonratelimit.autoconfigure.RateLimiterUnavailableException;
-import io.github.redissonratelimit.redis.RedissonCompatibility;
+import io.github.redissonratelimit.UnsupportedRedissonVersionException;
 
 /** Explains a startup failure caused by rate limits declared with no Redis client to enforce them. */
 class RateLimiterUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<RateLimiterUnavailableException> {
@@ -28,7 +28,7 @@ class RateLimiterUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<Rate
                 + "no RedissonClient bean";
         return cause.getRedissonProblem() == null ? client
                 : client + "\n    Problem:   Redisson " + cause.getRedissonVersion() + " cannot run the limiter: "
-                        + cause.getRedissonProblem() + " (supported: " + RedissonCompatibility.SUPPORTED_VERSIONS + ")";
+                        + cause.getRedissonProblem() + " (supported: " + UnsupportedRedissonVersionException.SUPPORTED_VERSIONS + ")";
     }
 
     private static String action(RateLimiterUnavailableException cause) {

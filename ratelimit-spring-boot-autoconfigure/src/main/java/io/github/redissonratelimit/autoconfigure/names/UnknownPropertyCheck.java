@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * Finds the properties under a prefix that the {@code @ConfigurationProperties} class bound there has no setting for,

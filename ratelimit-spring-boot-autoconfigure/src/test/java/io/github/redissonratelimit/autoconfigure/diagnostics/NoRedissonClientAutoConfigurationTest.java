@@ -32,6 +32,7 @@ import io.github.redissonratelimit.autoconfigure.NoRedis;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RateLimiterUnavailableException;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.UnsupportedRedissonVersionException;
 import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /**
@@ -157,7 +158,7 @@ class NoRedissonClientAutoConfigurationTest {
             FailureAnalysis analysis = analysis(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("org.redisson:redisson 3.20.0 is on the class path",
                     "Redisson 3.20.0 cannot run the limiter: it is older than 3.24.3",
-                    "supported: " + RedissonCompatibility.SUPPORTED_VERSIONS);
+                    "supported: " + UnsupportedRedissonVersionException.SUPPORTED_VERSIONS);
             assertThat(analysis.getAction()).contains("use a supported Redisson", "set ratelimit.enabled=false");
         });
     }
