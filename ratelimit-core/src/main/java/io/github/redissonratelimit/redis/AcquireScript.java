@@ -15,8 +15,8 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 
 /**
- * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their one
- * argument and what their replies mean.
+ * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their
+ * arguments and what their replies mean.
  *
  * <p>The script works on the keys and data RRateLimiter keeps and follows the same rules, so the two can be
  * mixed on one limiter (RRateLimiter's {@code availablePermits}, {@code getConfig}, {@code setRate} and
@@ -34,14 +34,12 @@ final class AcquireScript {
     private final InstantSource clientClock;
     private final String grantIdPrefix;
     private final AtomicLong grantCounter = new AtomicLong();
-    private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
+    private final Map<LimitSpec, String[]> declaredConfigs = new ConcurrentHashMap<>();
 
-    /** @param clientId the Redisson instance's id, which names its PER_CLIENT keys */
-    AcquireScript(String clientId) {
-        this(clientId, BackendOptions.DEFAULTS, InstantSource.system());
-    }
-
-    /** @param clientClock stamps grants only with {@link LimiterClock#CLIENT} */
+    /**
+     * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
+     * @param clientClock stamps grants only with {@link LimiterClock#CLIENT}
+     */
     AcquireScript(String clientId, BackendOptions options, InstantSource clientClock) {
         this.clientId = clientId;
         this.options = options;
@@ -60,34 +58,37 @@ final class AcquireScript {
     }
 
     /**
-     * The argument of one acquire call, built when it is sent: permits, the clock ({@code 0} for Redis's),
-     * a new grant id, the declared config and the check to make of the stored one.
+     * The eight arguments of one decision (see {@code decide.lua}), built when it is sent: permits, the clock
+     * ({@code 0} for Redis's), a new grant id, the declared config and the check to make of the stored one.
      */
-    String argument(long permits, LimitSpec spec, ConfigCheck check) {
-        return permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
+    List<Object> arguments(long permits, LimitSpec spec, ConfigCheck check) {
+        String[] config = declaredConfig(spec);
+        return List.of(Long.toString(permits), clock(), nextGrantId(), config[0], config[1], config[2], config[3],
+                check.code);
     }
 
-    /** The argument of a refund of {@code permits}. */
-    String refundArgument(long permits) {
-        return permits + " " + clock();
+    /** The arguments of a refund of {@code permits}. */
+    Object[] refundArguments(long permits) {
+        return new Object[] {Long.toString(permits), clock()};
     }
 
-    /** The argument of a state read of a limiter declared as {@code spec}. */
-    String stateArgument(LimitSpec spec) {
-        return clock() + " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode());
+    /** The arguments of a state read of a limiter declared as {@code spec}. */
+    Object[] stateArguments(LimitSpec spec) {
+        return new Object[] {clock(), Long.toString(spec.rate()), Long.toString(spec.interval().toMillis()),
+                Integer.toString(typeCode(spec.mode()))};
     }
 
-    private long clock() {
-        return options.clock() == LimiterClock.CLIENT ? clientClock.millis() : 0;
+    private String clock() {
+        return options.clock() == LimiterClock.CLIENT ? Long.toString(clientClock.millis()) : "0";
     }
 
-    /** {@code " <rate> <interval ms> <type> <keep-alive ms> "}, the same for every call of a limit. */
-    private String declaredConfig(LimitSpec spec) {
-        String config = declaredConfigs.get(spec);
+    /** Rate, interval ms, type and keep-alive ms as sent, the same for every call of a limit. */
+    private String[] declaredConfig(LimitSpec spec) {
+        String[] config = declaredConfigs.get(spec);
         if (config == null) {
             Duration keepAlive = options.keepAlive(spec.interval());
-            config = " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " "
-                    + keepAlive.toMillis() + " ";
+            config = new String[] {Long.toString(spec.rate()), Long.toString(spec.interval().toMillis()),
+                    Integer.toString(typeCode(spec.mode())), Long.toString(keepAlive.toMillis())};
             if (declaredConfigs.size() < 10_000) { // limits are declared, not per key: a bound for odd callers
                 declaredConfigs.put(spec, config);
             }
@@ -126,10 +127,10 @@ final class AcquireScript {
         /** {@link ConfigChangePolicy#KEEP}: use the stored config and report the difference. */
         KEEP('k');
 
-        private final char code;
+        private final String code;
 
         ConfigCheck(char code) {
-            this.code = code;
+            this.code = String.valueOf(code);
         }
 
         static ConfigCheck of(ConfigChangePolicy policy) {
