@@ -2,7 +2,7 @@
 -- exactly as acquire would make it alone, one after the other in the order given.
 --
 -- KEYS: five per limiter (see common.lua), limiter i's at 5i-4 .. 5i.
--- ARGV: eight per limiter (see decide.lua), limiter i's at 8i-7 .. 8i.
+-- ARGV[i]: limiter i's argument, see decide.lua.
 -- Reply: one element per limiter, in order: decide's reply (a list, see decide.lua), or, when its decision
 --   raised an error, {-2, the error a command of the decision got from Redis (e.g. "OOM ...", "WRONGTYPE ...")}
 --   or {-3, the Lua error the decision raised ("user_script:<line>: ...")}, so that one limiter's error fails
@@ -10,14 +10,14 @@
 
 local COMMAND_ERROR, SCRIPT_ERROR = -2, -3
 
-if #KEYS ~= 5 * (#ARGV / 8) then
-  error('redisson-ratelimit: acquire-many takes five keys and eight arguments per limiter but got ' .. #KEYS
-    .. ' keys and ' .. #ARGV .. ' arguments')
+if #KEYS ~= 5 * #ARGV then
+  error('redisson-ratelimit: acquire-many takes five keys per argument but got ' .. #KEYS .. ' keys for '
+    .. #ARGV .. ' arguments')
 end
 local replies = {}
-for i = 1, #KEYS / 5 do
+for i = 1, #ARGV do
   local keys = {KEYS[5 * i - 4], KEYS[5 * i - 3], KEYS[5 * i - 2], KEYS[5 * i - 1], KEYS[5 * i]}
-  local ok, reply = pcall(decide, keys, ARGV, 8 * (i - 1))
+  local ok, reply = pcall(decide, keys, ARGV[i])
   if ok then
     replies[i] = reply
   elseif type(reply) == 'table' then

@@ -1,7 +1,7 @@
 -- acquire: takes permits from a limiter, or answers when they can be free. One call per decision.
 --
 -- KEYS: the limiter's five keys, see common.lua.
--- ARGV: the decision's eight arguments, see decide.lua.
+-- ARGV[1]: the decision's argument, see decide.lua.
 -- Reply: decide's reply (see decide.lua); its errors (malformed arguments) fail the call.
 
-return decide(KEYS, ARGV, 0)
+return decide(KEYS, ARGV[1])

@@ -34,15 +34,15 @@ local function limiter_keys(keys, rateType)
   return keys[2], keys[4]
 end
 
--- The stored config: rate, interval, type, keep-alive, then the hash's fields named `...` (false when absent), in
--- one read; rate nil when the hash is gone or incomplete.
+-- The stored config: rate, interval, type, keep-alive, then the hash's fields (rate first, so the fields named
+-- `...` from index 5 on, false when absent), in one read; rate nil when the hash is gone or incomplete.
 local function stored_config(keys, ...)
   local config = redis.call('hmget', keys[1], 'rate', 'interval', 'type', 'keepAliveTime', ...)
   local rate, interval = tonumber(config[1]), tonumber(config[2])
   if rate == nil or interval == nil or config[3] == false then
-    return nil, nil, nil, nil, config[5], config[6]
+    return nil, nil, nil, nil, config
   end
-  return rate, interval, config[3], tonumber(config[4]) or 0, config[5], config[6]
+  return rate, interval, config[3], tonumber(config[4]) or 0, config
 end
 
 -- Every count of free permits a script of ours writes is also written to the config hash, in a field named after

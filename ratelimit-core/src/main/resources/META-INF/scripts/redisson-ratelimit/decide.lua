@@ -1,11 +1,11 @@
 -- decide: the decision of acquire (one limiter) and acquire-many (several), as a function shared by both
 -- (prepended to them after common.lua).
 --
--- decide(keys, argv, at): takes permits from one limiter, or answers when they can be free.
+-- decide(keys, argument): takes permits from one limiter, or answers when they can be free.
 -- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,
 --   grants this client's).
--- argv[at + 1] .. argv[at + 8]: the decision's arguments: permits, clock, grant id, rate, interval ms, type,
---   keep-alive ms, check.
+-- argument: "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>", one argument:
+--   Redis spends less time on one argument matched by a pattern than on eight (measured with INFO commandstats).
 --   clock: 0 reads Redis's TIME, else the caller's clock in ms (ratelimit.clock=client);
 --   rate .. keep-alive: the declared config, written when none is stored;
 --   check: '-' uses the stored config, 'u' / 'r' / 'k' compare it with the declared one and, when they
@@ -23,19 +23,17 @@
 -- the grants, and so is a counter someone else wrote (see write_free); lost grants with a counter left are
 -- held as one grant of (rate - free) from now, and a limiter with neither starts a fresh window.
 
-local CHECKS = {['-'] = true, u = true, r = true, k = true}
-
-local function decide(keys, argv, at)
-  local wanted, clock, grantId = tonumber(argv[at + 1]), argv[at + 2], argv[at + 3]
-  local declared = {tonumber(argv[at + 4]), tonumber(argv[at + 5]), argv[at + 6], tonumber(argv[at + 7])}
-  local check = argv[at + 8]
-  if wanted == nil or tonumber(clock) == nil or grantId == nil or declared[1] == nil or declared[2] == nil
-      or (declared[3] ~= '0' and declared[3] ~= '1') or declared[4] == nil or not CHECKS[check] then
-    error('redisson-ratelimit: malformed acquire arguments')
+local function decide(keys, argument)
+  local permitsArg, clock, grantId, rateArg, intervalArg, typeArg, keepAliveArg, check =
+    string.match(argument, '^(%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
+  if permitsArg == nil then
+    error('redisson-ratelimit: malformed acquire argument')
   end
+  local wanted = tonumber(permitsArg)
+  local declared = {tonumber(rateArg), tonumber(intervalArg), typeArg, tonumber(keepAliveArg)}
   local now = now_millis(clock)
 
-  local rate, interval, rateType, keepAlive, sharedWritten, ownWritten = stored_config(keys, keys[2], keys[3])
+  local rate, interval, rateType, keepAlive, fields = stored_config(keys, keys[2], keys[3])
   local write, recounting = false, false
   local change = nil
   if rate == nil then
@@ -65,9 +63,9 @@ local function decide(keys, argv, at)
     end
   end
   local valueKey, grantsKey = limiter_keys(keys, rateType)
-  local written = sharedWritten
+  local written = fields[5]
   if valueKey ~= keys[2] then
-    written = ownWritten
+    written = fields[6]
   end
 
   local stored = redis.call('get', valueKey)

@@ -9,7 +9,7 @@
 --   window (0 when nothing is held).
 
 local clock = ARGV[1]
-local rate, interval, rateType, _, sharedWritten, ownWritten = stored_config(KEYS, KEYS[2], KEYS[3])
+local rate, interval, rateType, _, fields = stored_config(KEYS, KEYS[2], KEYS[3])
 if rate == nil then
   rate, interval, rateType = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 end
@@ -24,9 +24,9 @@ for i = 1, #live, 2 do
   liveGrants[#liveGrants + 1] = live[i]
 end
 local stored = redis.call('get', valueKey)
-local written = sharedWritten
+local written = fields[5]
 if valueKey ~= KEYS[2] then
-  written = ownWritten
+  written = fields[6]
 end
 local free
 if stored == false then

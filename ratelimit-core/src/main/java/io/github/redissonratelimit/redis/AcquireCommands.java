@@ -47,14 +47,15 @@ final class AcquireCommands {
     /** Sends {@code calls}, all to the same slot, in one script call. */
     private void send(RScriptAsync target, List<AcquireCall> calls) {
         List<Object> keys = new ArrayList<>(5 * calls.size());
-        List<Object> arguments = new ArrayList<>(8 * calls.size());
-        for (AcquireCall call : calls) {
+        Object[] arguments = new Object[calls.size()];
+        for (int i = 0; i < calls.size(); i++) {
+            AcquireCall call = calls.get(i);
             keys.addAll(script.keys(call.limiterName()));
-            arguments.addAll(script.arguments(call.permits(), call.spec(), call.check()));
+            arguments[i] = script.argument(call.permits(), call.spec(), call.check());
         }
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(calls.get(0).limiterName(),
                 RScript.Mode.READ_WRITE, LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys,
-                arguments.toArray()).toCompletableFuture();
+                arguments).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             for (int i = 0; i < calls.size(); i++) {
                 AcquireCall call = calls.get(i);
@@ -85,7 +86,7 @@ final class AcquireCommands {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
                 LuaScripts.ACQUIRE.text(), RedissonCompatibility.LIST, script.keys(name),
-                script.arguments(call.permits(), call.spec(), call.check()).toArray()).toCompletableFuture();
+                script.argument(call.permits(), call.spec(), call.check())).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             if (ex != null) {
                 call.result().completeExceptionally(LuaScripts.ACQUIRE.located(ex));

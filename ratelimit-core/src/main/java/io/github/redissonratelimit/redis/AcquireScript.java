@@ -34,7 +34,7 @@ final class AcquireScript {
     private final InstantSource clientClock;
     private final String grantIdPrefix;
     private final AtomicLong grantCounter = new AtomicLong();
-    private final Map<LimitSpec, String[]> declaredConfigs = new ConcurrentHashMap<>();
+    private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
 
     /**
      * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
@@ -58,13 +58,12 @@ final class AcquireScript {
     }
 
     /**
-     * The eight arguments of one decision (see {@code decide.lua}), built when it is sent: permits, the clock
-     * ({@code 0} for Redis's), a new grant id, the declared config and the check to make of the stored one.
+     * The argument of one decision (see {@code decide.lua}), built when it is sent: permits, the clock ({@code 0}
+     * for Redis's), a new grant id, the declared config and the check to make of the stored one. One argument, not
+     * eight: Redis spends less time per call on one it matches with a pattern than on eight separate ones.
      */
-    List<Object> arguments(long permits, LimitSpec spec, ConfigCheck check) {
-        String[] config = declaredConfig(spec);
-        return List.of(Long.toString(permits), clock(), nextGrantId(), config[0], config[1], config[2], config[3],
-                check.code);
+    String argument(long permits, LimitSpec spec, ConfigCheck check) {
+        return permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
     }
 
     /** The arguments of a refund of {@code permits}. */
@@ -82,13 +81,13 @@ final class AcquireScript {
         return options.clock() == LimiterClock.CLIENT ? Long.toString(clientClock.millis()) : "0";
     }
 
-    /** Rate, interval ms, type and keep-alive ms as sent, the same for every call of a limit. */
-    private String[] declaredConfig(LimitSpec spec) {
-        String[] config = declaredConfigs.get(spec);
+    /** {@code " <rate> <interval ms> <type> <keep-alive ms> "}, the same for every call of a limit. */
+    private String declaredConfig(LimitSpec spec) {
+        String config = declaredConfigs.get(spec);
         if (config == null) {
             Duration keepAlive = options.keepAlive(spec.interval());
-            config = new String[] {Long.toString(spec.rate()), Long.toString(spec.interval().toMillis()),
-                    Integer.toString(typeCode(spec.mode())), Long.toString(keepAlive.toMillis())};
+            config = " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " "
+                    + keepAlive.toMillis() + " ";
             if (declaredConfigs.size() < 10_000) { // limits are declared, not per key: a bound for odd callers
                 declaredConfigs.put(spec, config);
             }
@@ -127,10 +126,10 @@ final class AcquireScript {
         /** {@link ConfigChangePolicy#KEEP}: use the stored config and report the difference. */
         KEEP('k');
 
-        private final String code;
+        private final char code;
 
         ConfigCheck(char code) {
-            this.code = String.valueOf(code);
+            this.code = code;
         }
 
         static ConfigCheck of(ConfigChangePolicy policy) {

@@ -235,10 +235,9 @@ class AcquireManyTest {
         String good = naming.limiterName("script:good");
         keys.addAll(script.keys(naming.limiterName("script:bad")));
         keys.addAll(script.keys(good));
-        List<Object> arguments = new ArrayList<>(List.of("not", "an", "argument", "at", "all", "x", "y", "z"));
-        arguments.addAll(script.arguments(1, FIVE, AcquireScript.ConfigCheck.NONE));
         List<Object> replies = client.getScript(StringCodec.INSTANCE).eval(good, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys, arguments.toArray());
+                LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys, "not an argument",
+                script.argument(1, FIVE, AcquireScript.ConfigCheck.NONE));
 
         assertThat(replies).hasSize(2);
         assertThat((List<?>) replies.get(0)).as("a Lua error of the decision, as its status and text")
