@@ -33,7 +33,8 @@ local function decide(keys, argument)
   local declared = {tonumber(rateArg), tonumber(intervalArg), typeArg, tonumber(keepAliveArg)}
   local now = now_millis(clock)
 
-  local rate, interval, rateType, keepAlive, fields = stored_config(keys, keys[2], keys[3])
+  local declaredValueKey = limiter_keys(keys, typeArg)
+  local rate, interval, rateType, keepAlive, fields = stored_config(keys, declaredValueKey)
   local write, recounting = false, false
   local change = nil
   if rate == nil then
@@ -64,8 +65,8 @@ local function decide(keys, argument)
   end
   local valueKey, grantsKey = limiter_keys(keys, rateType)
   local written = fields[5]
-  if valueKey ~= keys[2] then
-    written = fields[6]
+  if valueKey ~= declaredValueKey then
+    written = redis.call('hget', keys[1], valueKey) -- a type other than the declared one is kept
   end
 
   local stored = redis.call('get', valueKey)
@@ -82,20 +83,22 @@ local function decide(keys, argument)
     oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
   else
     free = tonumber(stored)
-    -- the grants that left the window give their permits back (read without their scores: members only, usually
-    -- none or one; eight at a time, then the rest by score); the oldest grant left tells when the next permit
-    -- returns. Reading the eight oldest with their scores in one call cost Redis more: it formats every score.
+    -- the oldest grant tells when the next permit returns; while it is in the window, no grant left it. Else the
+    -- grants that left give their permits back (read without their scores: members only, usually one; eight at a
+    -- time, then the rest by score). Reading the eight oldest with their scores in one call cost Redis more: it
+    -- formats every score.
     local edge = now - interval
-    local expired = redis.call('zrangebyscore', grantsKey, 0, edge, 'limit', 0, 8)
-    if #expired > 0 then
+    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    if #oldest > 0 and tonumber(oldest[2]) <= edge then
+      local expired = redis.call('zrangebyscore', grantsKey, 0, edge, 'limit', 0, 8)
       if #expired == 8 then
         expired = redis.call('zrangebyscore', grantsKey, 0, edge)
       end
       redis.call('zremrangebyscore', grantsKey, 0, edge)
       free = free + held(expired)
       changed = true
+      oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
     end
-    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
     local empty = #oldest == 0
     if empty and free < rate then
       -- the grants are gone but the counter is not: what it says is taken stays taken, from now
@@ -111,15 +114,6 @@ local function decide(keys, argument)
   end
 
   local wait, nextMillis = 0, interval
-  if not tooMany and free < wanted then
-    -- before rejecting, a cheap check of the law (each grant holds at least one permit): more free than the
-    -- grants leave (a counter someone else wrote to the value we last wrote) is recounted
-    if free + redis.call('zcard', grantsKey) > rate then
-      free = recount(grantsKey, rate, interval, now)
-      changed = true
-      oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
-    end
-  end
   if tooMany then
     wait = -1
   elseif free >= wanted then
