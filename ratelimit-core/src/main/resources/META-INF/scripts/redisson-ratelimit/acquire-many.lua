@@ -3,11 +3,12 @@
 --
 -- KEYS: five per limiter (see common.lua), limiter i's at 5i-4 .. 5i.
 -- ARGV[i]: limiter i's argument, see decide.lua.
--- Reply: one element per limiter, in order: decide's reply (a list), or, when its decision raised an error,
---   that error as a string, as Redis would have replied it to acquire ("ERR user_script:<line>: ..." for the
---   script's own errors, the command's error for a refused write, e.g. "OOM ..."), followed by
---   " script: acquire-many, on @user_script.", so that one limiter's error fails that limiter's call only.
---   Partial writes of a failed decision stay, as they would after acquire failed.
+-- Reply: one element per limiter, in order: decide's reply (a list, see decide.lua), or, when its decision
+--   raised an error, {-2, the error a command of the decision got from Redis (e.g. "OOM ...", "WRONGTYPE ...")}
+--   or {-3, the Lua error the decision raised ("user_script:<line>: ...")}, so that one limiter's error fails
+--   that limiter's call only. Partial writes of a failed decision stay, as they would after acquire failed.
+
+local COMMAND_ERROR, SCRIPT_ERROR = -2, -3
 
 if #KEYS ~= 5 * #ARGV then
   error('redisson-ratelimit: acquire-many takes five keys per argument but got ' .. #KEYS .. ' keys for '
@@ -19,18 +20,14 @@ for i = 1, #ARGV do
   local ok, reply = pcall(decide, keys, ARGV[i])
   if ok then
     replies[i] = reply
+  elseif type(reply) == 'table' then
+    -- a command's error reply, as some Redis versions raise it
+    replies[i] = {COMMAND_ERROR, tostring(reply.err)}
+  elseif string.match(tostring(reply), '^%u+ ') then
+    -- a command's error reply as Redis 7 raises it: its text, which starts with its code
+    replies[i] = {COMMAND_ERROR, reply}
   else
-    -- a command's error (a refused write: "OOM ...") comes as its reply's text, or as a table on other Redis
-    -- versions; error() and Lua's own errors as text after the script's position, which Redis sends as ERR
-    local text
-    if type(reply) == 'table' then
-      text = reply.err or tostring(reply)
-    elseif string.match(tostring(reply), '^%u+ ') then
-      text = reply
-    else
-      text = 'ERR ' .. tostring(reply)
-    end
-    replies[i] = text .. ' script: acquire-many, on @user_script.'
+    replies[i] = {SCRIPT_ERROR, tostring(reply)}
   end
 end
 return replies

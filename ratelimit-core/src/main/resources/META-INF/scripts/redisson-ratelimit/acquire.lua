@@ -2,7 +2,6 @@
 --
 -- KEYS: the limiter's five keys, see common.lua.
 -- ARGV[1]: the decision's argument, see decide.lua.
--- Reply: decide's reply (see decide.lua); its errors (a malformed argument, more permits than the rate) fail
---   the call.
+-- Reply: decide's reply (see decide.lua); its errors (malformed arguments) fail the call.
 
 return decide(KEYS, ARGV[1])

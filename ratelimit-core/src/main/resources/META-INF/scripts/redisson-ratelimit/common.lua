@@ -1,4 +1,5 @@
--- Shared by every script of redisson-ratelimit (prepended to each when it is loaded).
+-- Shared by every script of redisson-ratelimit but heartbeat (prepended to each when it is loaded, as written: a
+-- line number Redis reports is translated back to its file and line by LuaScripts).
 -- A limiter, in RRateLimiter's layout, as five keys (KEYS[1..5] of a script on one limiter; the helpers below
 -- take them as a table, since a script may decide several limiters): keys[1] the config hash (rate, interval ms,
 -- type 0 OVERALL / 1 PER_CLIENT, keepAliveTime ms), keys[2] and keys[3] the free permits (shared, this
@@ -25,22 +26,31 @@ local function held(grants)
   return sum
 end
 
--- The free-permits and grants keys of a limiter of the given type.
-local function limiter_keys(keys, type)
-  if type == '1' then
+-- The free-permits and grants keys of a limiter of the given type ('0' OVERALL, '1' PER_CLIENT).
+local function limiter_keys(keys, rateType)
+  if rateType == '1' then
     return keys[3], keys[5]
   end
   return keys[2], keys[4]
 end
 
--- The stored config: rate, interval, type, keep-alive; nil when the hash is gone or incomplete.
-local function stored_config(keys)
-  local config = redis.call('hmget', keys[1], 'rate', 'interval', 'type', 'keepAliveTime')
+-- The stored config: rate, interval, type, keep-alive, then the hash's fields (rate first, so the fields named
+-- `...` from index 5 on, false when absent), in one read; rate nil when the hash is gone or incomplete.
+local function stored_config(keys, ...)
+  local config = redis.call('hmget', keys[1], 'rate', 'interval', 'type', 'keepAliveTime', ...)
   local rate, interval = tonumber(config[1]), tonumber(config[2])
   if rate == nil or interval == nil or config[3] == false then
-    return nil
+    return nil, nil, nil, nil, config
   end
-  return rate, interval, config[3], tonumber(config[4]) or 0
+  return rate, interval, config[3], tonumber(config[4]) or 0, config
+end
+
+-- Every count of free permits a script of ours writes is also written to the config hash, in a field named after
+-- the counter's key: a counter that differs from it was written by someone else (RRateLimiter's release adds to
+-- it without touching the grants), and is recounted from the grants.
+local function write_free(keys, valueKey, free)
+  redis.call('set', valueKey, free, 'KEEPTTL')
+  redis.call('hset', keys[1], valueKey, free)
 end
 
 -- Free permits as the grants in the window leave them: rate - held, after dropping the expired grants.

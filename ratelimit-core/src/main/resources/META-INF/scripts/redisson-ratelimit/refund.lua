@@ -4,21 +4,20 @@
 -- permits and leaves the grant in the window, which then returns its permits a second time.
 --
 -- KEYS: see common.lua.
--- ARGV[1]: "<permits> <clock>", clock as for acquire (0: Redis's TIME).
+-- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME).
 -- Reply: 1 when a grant was given back, 0 when none was found (it already left the window, or the
 --   limiter's keys are gone).
 
-local permitsArg, clock = string.match(ARGV[1], '^(%d+) (%d+)$')
-if permitsArg == nil then
-  error('redisson-ratelimit: malformed refund argument')
+local wanted, clock = tonumber(ARGV[1]), ARGV[2]
+if wanted == nil or tonumber(clock) == nil then
+  error('redisson-ratelimit: malformed refund arguments')
 end
-local rate, interval, type = stored_config(KEYS)
+local rate, interval, rateType = stored_config(KEYS)
 if rate == nil then
   return 0
 end
 local now = now_millis(clock)
-local wanted = tonumber(permitsArg)
-local valueKey, grantsKey = limiter_keys(KEYS, type)
+local valueKey, grantsKey = limiter_keys(KEYS, rateType)
 local offset = 0
 while true do
   local grants = redis.call('zrevrange', grantsKey, offset, offset + 63, 'withscores')
@@ -32,8 +31,14 @@ while true do
     local id, permits = struct.unpack('Bc0I', grants[i])
     if permits == wanted and string.sub(id, 1, 5) ~= 'held:' then
       redis.call('zrem', grantsKey, grants[i])
-      if redis.call('exists', valueKey) == 1 then
-        redis.call('incrby', valueKey, wanted)
+      local stored = redis.call('get', valueKey)
+      if stored ~= false then
+        -- the counter and what decide last wrote of it move together (see write_free), unless they differ already
+        if redis.call('hget', KEYS[1], valueKey) == stored then
+          write_free(KEYS, valueKey, tonumber(stored) + wanted)
+        else
+          redis.call('incrby', valueKey, wanted)
+        end
       end
       return 1
     end

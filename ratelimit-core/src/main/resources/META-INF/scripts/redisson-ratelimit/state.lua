@@ -3,36 +3,42 @@
 -- already carries the permits left.
 --
 -- KEYS: see common.lua.
--- ARGV[1]: "<clock> <rate> <interval ms> <type>": clock as for acquire (0: Redis's TIME), then the
---   declared config, used when none is stored.
+-- ARGV[1]: the clock, as for acquire (0: Redis's TIME). ARGV[2] .. ARGV[4]: the declared rate, interval ms
+--   and type, used when no config is stored.
 -- Reply: {free, next}: the permits free now (never below 0) and the ms until the oldest grant leaves the
 --   window (0 when nothing is held).
 
-local clock, rateArg, intervalArg, typeArg = string.match(ARGV[1], '^(%d+) (%d+) (%d+) ([01])$')
-if clock == nil then
-  error('redisson-ratelimit: malformed state argument')
-end
-local rate, interval, type = stored_config(KEYS)
+local clock = ARGV[1]
+local rate, interval, rateType, _, fields = stored_config(KEYS, KEYS[2], KEYS[3])
 if rate == nil then
-  rate, interval, type = tonumber(rateArg), tonumber(intervalArg), typeArg
+  rate, interval, rateType = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
+end
+if tonumber(clock) == nil or rate == nil or interval == nil or (rateType ~= '0' and rateType ~= '1') then
+  error('redisson-ratelimit: malformed state arguments')
 end
 local now = now_millis(clock)
-local valueKey, grantsKey = limiter_keys(KEYS, type)
+local valueKey, grantsKey = limiter_keys(KEYS, rateType)
 local live = redis.call('zrangebyscore', grantsKey, '(' .. (now - interval), '+inf', 'withscores')
 local liveGrants = {}
 for i = 1, #live, 2 do
   liveGrants[#liveGrants + 1] = live[i]
 end
 local stored = redis.call('get', valueKey)
+local written = fields[5]
+if valueKey ~= KEYS[2] then
+  written = fields[6]
+end
 local free
 if stored == false then
   free = rate - held(liveGrants)
 else
   free = tonumber(stored) + held(redis.call('zrangebyscore', grantsKey, 0, now - interval))
-  local count = #liveGrants
-  if count > 0 and free + count > rate then
-    free = rate - held(liveGrants)
-  elseif count == 0 and free > rate then
+  local holding = held(liveGrants)
+  if #liveGrants > 0 and (stored ~= written or free + holding > rate) then
+    -- someone else wrote the counter, or it says more is free than the grants leave: recounted, as the next
+    -- decision does
+    free = rate - holding
+  elseif #liveGrants == 0 and free > rate then
     free = rate
   end
 end

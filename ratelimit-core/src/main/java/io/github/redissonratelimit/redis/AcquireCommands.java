@@ -6,18 +6,27 @@ import java.util.concurrent.CompletableFuture;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
-import org.redisson.client.RedisException;
+
+import io.github.redissonratelimit.key.LogSafe;
 
 /**
  * Sends {@link AcquireCall}s as script calls: one alone as {@code acquire.lua}, several as one {@code acquire-many.lua}
  * call that decides each of them as {@code acquire.lua} would, in order. Either way each call's result completes with
- * its own answer, or fails with the error its own {@code acquire.lua} call would have raised (a Redis error carrying
- * Redis's error text, which {@code BackendErrors} classifies the same way).
+ * its own answer, or fails with its own error: {@link IllegalArgumentException} for more permits than the rate, a
+ * {@link LimiterScriptException} for an error raised while its decision ran (from the reply's structure for a call
+ * sent with others), Redisson's exception for Redis refusing or failing the script call itself.
  *
  * <p>The caller giving up is relayed to Redisson (which then stops retrying the command): for a call alone at once,
  * for calls sent together once every one of them gave up.
  */
 final class AcquireCommands {
+
+    /** The first element of a decision's reply that is no decision (see {@code decide.lua}, {@code acquire-many.lua}). */
+    private static final long TOO_MANY = -1;
+
+    private static final long COMMAND_ERROR = -2;
+
+    private static final long SCRIPT_ERROR = -3;
 
     private final AcquireScript script;
 
@@ -45,21 +54,21 @@ final class AcquireCommands {
             arguments[i] = script.argument(call.permits(), call.spec(), call.check());
         }
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(calls.get(0).limiterName(),
-                RScript.Mode.READ_WRITE, LuaScripts.ACQUIRE_MANY, RedissonCompatibility.LIST, keys, arguments)
-                .toCompletableFuture();
+                RScript.Mode.READ_WRITE, LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys,
+                arguments).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             for (int i = 0; i < calls.size(); i++) {
-                CompletableFuture<AcquireScript.Reply> result = calls.get(i).result();
+                AcquireCall call = calls.get(i);
                 if (ex != null) {
-                    result.completeExceptionally(ex);
+                    call.result().completeExceptionally(LuaScripts.ACQUIRE_MANY.located(ex));
                 }
                 else if (values == null || values.size() != calls.size()) {
-                    result.completeExceptionally(new IllegalStateException("acquire-many answered "
+                    call.result().completeExceptionally(new IllegalStateException("acquire-many answered "
                             + (values == null ? "nothing" : values.size() + " replies") + " for " + calls.size()
                             + " limiters"));
                 }
                 else {
-                    complete(result, values.get(i));
+                    complete(call, values.get(i), LuaScripts.ACQUIRE_MANY);
                 }
             }
         });
@@ -76,14 +85,14 @@ final class AcquireCommands {
     private void send(RScriptAsync target, AcquireCall call) {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE, RedissonCompatibility.LIST, script.keys(name),
+                LuaScripts.ACQUIRE.text(), RedissonCompatibility.LIST, script.keys(name),
                 script.argument(call.permits(), call.spec(), call.check())).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             if (ex != null) {
-                call.result().completeExceptionally(ex);
+                call.result().completeExceptionally(LuaScripts.ACQUIRE.located(ex));
             }
             else {
-                parse(call.result(), values);
+                complete(call, values, LuaScripts.ACQUIRE);
             }
         });
         call.result().whenComplete((answer, ex) -> {
@@ -93,22 +102,37 @@ final class AcquireCommands {
         });
     }
 
-    /** One limiter's reply: {@code acquire.lua}'s list, or in {@code acquire-many.lua}'s reply the text of its error. */
-    private static void complete(CompletableFuture<AcquireScript.Reply> result, Object reply) {
-        if (reply instanceof List<?> values) {
-            parse(result, values);
-        }
-        else {
-            result.completeExceptionally(new RedisException(String.valueOf(reply)));
-        }
-    }
-
-    private static void parse(CompletableFuture<AcquireScript.Reply> result, List<?> values) {
+    /** One limiter's reply: a decision, or what kept the script from deciding (see {@code decide.lua}). */
+    private static void complete(AcquireCall call, Object reply, LuaScripts.Script sent) {
+        CompletableFuture<AcquireScript.Reply> result = call.result();
         try {
-            result.complete(AcquireScript.Reply.parse(values));
+            List<?> values = (List<?>) reply;
+            long status = ((Number) values.get(0)).longValue();
+            if (status == TOO_MANY) {
+                result.completeExceptionally(tooMany(call, ((Number) values.get(1)).longValue()));
+            }
+            else if (status == COMMAND_ERROR) {
+                result.completeExceptionally(new LimiterScriptException(values.get(1)
+                        + " [raised by a command of the decision of rate limiter '" + LogSafe.text(call.limiterName())
+                        + "' in user_script " + sent + "]"));
+            }
+            else if (status == SCRIPT_ERROR) {
+                result.completeExceptionally(new LimiterScriptException(sent.withPlaces(String.valueOf(values.get(1)))
+                        + " [raised by the decision of rate limiter '" + LogSafe.text(call.limiterName()) + "']"));
+            }
+            else {
+                result.complete(AcquireScript.Reply.parse(values));
+            }
         }
         catch (RuntimeException parseError) {
             result.completeExceptionally(parseError);
         }
+    }
+
+    /** Refused before anything was taken (and, for a limiter without config, before anything was written). */
+    private static IllegalArgumentException tooMany(AcquireCall call, long rate) {
+        return new IllegalArgumentException("Requested permits amount cannot exceed defined rate: "
+                + call.permits() + " permits of rate limiter '" + LogSafe.text(call.limiterName()) + "', whose rate is "
+                + rate + " (the permits of one call must not exceed the rate of any of its limits)");
     }
 }

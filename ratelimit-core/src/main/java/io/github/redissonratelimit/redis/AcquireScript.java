@@ -15,8 +15,8 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 
 /**
- * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their one
- * argument and what their replies mean.
+ * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their
+ * arguments and what their replies mean.
  *
  * <p>The script works on the keys and data RRateLimiter keeps and follows the same rules, so the two can be
  * mixed on one limiter (RRateLimiter's {@code availablePermits}, {@code getConfig}, {@code setRate} and
@@ -36,12 +36,10 @@ final class AcquireScript {
     private final AtomicLong grantCounter = new AtomicLong();
     private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
 
-    /** @param clientId the Redisson instance's id, which names its PER_CLIENT keys */
-    AcquireScript(String clientId) {
-        this(clientId, BackendOptions.DEFAULTS, InstantSource.system());
-    }
-
-    /** @param clientClock stamps grants only with {@link LimiterClock#CLIENT} */
+    /**
+     * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
+     * @param clientClock stamps grants only with {@link LimiterClock#CLIENT}
+     */
     AcquireScript(String clientId, BackendOptions options, InstantSource clientClock) {
         this.clientId = clientId;
         this.options = options;
@@ -60,25 +58,27 @@ final class AcquireScript {
     }
 
     /**
-     * The argument of one acquire call, built when it is sent: permits, the clock ({@code 0} for Redis's),
-     * a new grant id, the declared config and the check to make of the stored one.
+     * The argument of one decision (see {@code decide.lua}), built when it is sent: permits, the clock ({@code 0}
+     * for Redis's), a new grant id, the declared config and the check to make of the stored one. One argument, not
+     * eight: Redis spends less time per call on one it matches with a pattern than on eight separate ones.
      */
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
         return permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
     }
 
-    /** The argument of a refund of {@code permits}. */
-    String refundArgument(long permits) {
-        return permits + " " + clock();
+    /** The arguments of a refund of {@code permits}. */
+    Object[] refundArguments(long permits) {
+        return new Object[] {Long.toString(permits), clock()};
     }
 
-    /** The argument of a state read of a limiter declared as {@code spec}. */
-    String stateArgument(LimitSpec spec) {
-        return clock() + " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode());
+    /** The arguments of a state read of a limiter declared as {@code spec}. */
+    Object[] stateArguments(LimitSpec spec) {
+        return new Object[] {clock(), Long.toString(spec.rate()), Long.toString(spec.interval().toMillis()),
+                Integer.toString(typeCode(spec.mode()))};
     }
 
-    private long clock() {
-        return options.clock() == LimiterClock.CLIENT ? clientClock.millis() : 0;
+    private String clock() {
+        return options.clock() == LimiterClock.CLIENT ? Long.toString(clientClock.millis()) : "0";
     }
 
     /** {@code " <rate> <interval ms> <type> <keep-alive ms> "}, the same for every call of a limit. */

@@ -120,7 +120,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
     private CompletionStage<Void> send() {
         return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(key, RScript.Mode.READ_WRITE,
-                LuaScripts.HEARTBEAT, RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
+                LuaScripts.HEARTBEAT.text(), RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
                 String.valueOf(interval.toMillis() * 3), String.valueOf(inMemoryGrantAge.getAsLong()),
                 String.valueOf(REPORTED_FOR.toMillis())).thenAccept(this::apply);
     }

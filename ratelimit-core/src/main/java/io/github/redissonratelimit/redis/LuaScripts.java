@@ -4,49 +4,131 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.redisson.api.RScript;
+import org.redisson.api.RScriptAsync;
+import org.redisson.client.RedisException;
 
 /**
  * The Lua scripts of the Redis backend, kept as resources under {@value #LOCATION} (each file starts with
  * what it takes and what it answers), loaded once. Each script is sent with {@code common.lua} in front of
  * it: Redis runs every script on its own, so the functions they share travel with each of them. The two
- * acquire scripts also carry {@code decide.lua}, the decision of one limiter they share. Comment lines are dropped
- * when loading.
+ * acquire scripts also carry {@code decide.lua}, the decision of one limiter they share. The files are sent as
+ * written, comments included (they cost Redis's script cache a few KB, and nothing per call: calls send the
+ * script's SHA), so that each line Redis names ({@code user_script:<line>}) is a line of one file, which
+ * {@link Script#locate} tells.
  */
 final class LuaScripts {
 
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
-    static final String ACQUIRE = load("decide", "acquire");
+    static final Script ACQUIRE = Script.of("common", "decide", "acquire");
 
-    static final String ACQUIRE_MANY = load("decide", "acquire-many");
+    static final Script ACQUIRE_MANY = Script.of("common", "decide", "acquire-many");
 
-    static final String REFUND = load("refund");
+    static final Script REFUND = Script.of("common", "refund");
 
-    static final String STATE = load("state");
+    static final Script STATE = Script.of("common", "state");
 
-    static final String HEARTBEAT = withoutCommentLines(read("heartbeat"));
+    static final Script HEARTBEAT = Script.of("heartbeat");
 
     private LuaScripts() {
     }
 
-    private static String load(String... names) {
-        StringBuilder script = new StringBuilder(read("common"));
-        for (String name : names) {
-            script.append('\n').append(read(name));
-        }
-        return withoutCommentLines(script.toString());
-    }
+    /**
+     * One script as Redis runs it: its files one after the other.
+     *
+     * @param text what is sent to Redis
+     * @param files the files, in order
+     * @param firstLines the line of {@code text} each file starts at (1-based)
+     * @param lines the lines of {@code text}
+     */
+    record Script(String text, List<String> files, List<Integer> firstLines, int lines) {
 
-    /** Drops whole-line comments and blank lines: they would only travel to Redis and sit in its script cache. */
-    static String withoutCommentLines(String script) {
-        StringBuilder out = new StringBuilder(script.length());
-        for (String line : script.split("\n")) {
-            String trimmed = line.strip();
-            if (!trimmed.isEmpty() && !trimmed.startsWith("--")) {
-                out.append(line).append('\n');
+        private static final Pattern SCRIPT_LINE = Pattern.compile("user_script:(\\d+)");
+
+        static Script of(String... names) {
+            StringBuilder text = new StringBuilder();
+            List<String> files = new ArrayList<>();
+            List<Integer> firstLines = new ArrayList<>();
+            int line = 1;
+            for (String name : names) {
+                String file = read(name);
+                if (!file.endsWith("\n")) {
+                    file = file + "\n";
+                }
+                files.add(name + ".lua");
+                firstLines.add(line);
+                text.append(file);
+                line += (int) file.chars().filter(c -> c == '\n').count();
             }
+            return new Script(text.toString(), List.copyOf(files), List.copyOf(firstLines), line - 1);
         }
-        return out.toString();
+
+        /** The file and line ({@code decide.lua:42}) of line {@code line} of this script, or null past its ends. */
+        String locate(int line) {
+            if (line < 1 || line > lines) {
+                return null;
+            }
+            int file = files.size() - 1;
+            while (firstLines.get(file) > line) {
+                file--;
+            }
+            return files.get(file) + ":" + (line - firstLines.get(file) + 1);
+        }
+
+        /**
+         * Redis's error of a call of this script, when it names lines of the script ({@code user_script:<line>}),
+         * as a {@link LimiterScriptException} that tells their files and lines too, caused by it; any other failure
+         * as it is.
+         */
+        Throwable located(Throwable failure) {
+            Throwable error = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            // Redisson's own types for Redis's refusals (OOM, READONLY ...) stay as they are
+            if (error == null || error.getClass() != RedisException.class || error.getMessage() == null) {
+                return error;
+            }
+            String located = withPlaces(error.getMessage());
+            return located.equals(error.getMessage()) ? error : new LimiterScriptException(located, error);
+        }
+
+        /** {@code message} followed by the file and line of each line of this script it names, if any. */
+        String withPlaces(String message) {
+            Matcher lines = SCRIPT_LINE.matcher(message);
+            List<String> places = new ArrayList<>();
+            while (lines.find()) {
+                String file = locate(Integer.parseInt(lines.group(1)));
+                String place = "user_script:" + lines.group(1) + " is " + file;
+                if (file != null && !places.contains(place)) {
+                    places.add(place);
+                }
+            }
+            return places.isEmpty() ? message : message + " [" + String.join(", ", places) + "]";
+        }
+
+        /** Calls the script, failing with {@link #located} errors. */
+        <R> CompletableFuture<R> eval(RScriptAsync target, String key, RScript.Mode mode, RScript.ReturnType type,
+                List<Object> keys, Object... arguments) {
+            return target.<R>evalAsync(key, mode, text, type, keys, arguments).toCompletableFuture()
+                    .handle((reply, ex) -> {
+                        if (ex != null) {
+                            throw new CompletionException(located(ex));
+                        }
+                        return reply;
+                    });
+        }
+
+        @Override
+        public String toString() {
+            return String.join("+", files);
+        }
     }
 
     private static String read(String name) {

@@ -155,8 +155,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     /**
      * Gives back an unused grant of {@code permits}, in one script call that keeps free + held = rate
      * (see {@code refund.lua} for why not {@code RRateLimiter.release}).
-     * The stage fails with {@link IllegalArgumentException} for {@code permits <= 0} or more than the rate,
-     * as RRateLimiter's own release throws.
+     * The stage fails with {@link IllegalArgumentException} for {@code permits <= 0} or more than the rate: no
+     * grant holds such a count. (RRateLimiter's own release throws only for negative permits, does nothing for
+     * 0, and caps the free permits at the rate.)
      */
     @Override
     public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
@@ -164,16 +165,16 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
             return CompletableFuture.failedFuture(new IllegalArgumentException(
                     "Permits to give back must be between 1 and the rate (" + spec.rate() + ") but were " + permits));
         }
-        return redisson.getScript(StringCodec.INSTANCE).<Long>evalAsync(limiterName, RScript.Mode.READ_WRITE,
-                LuaScripts.REFUND, RedissonCompatibility.LONG, script.keys(limiterName), script.refundArgument(permits))
-                .thenApply(refunded -> null);
+        return LuaScripts.REFUND.<Long>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
+                RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName),
+                script.refundArguments(permits)).thenApply(refunded -> null);
     }
 
     /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
     @Override
     public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
-        return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(limiterName, RScript.Mode.READ_ONLY,
-                LuaScripts.STATE, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArgument(spec))
+        return LuaScripts.STATE.<List<Object>>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
+                RScript.Mode.READ_ONLY, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArguments(spec))
                 .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
                         Duration.ofMillis(((Number) reply.get(1)).longValue())));
     }
@@ -185,10 +186,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      */
     public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
         RScript scripts = redisson.getScript(StringCodec.INSTANCE);
-        return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.REFUND).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.STATE).toCompletableFuture());
+        return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.REFUND.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture());
     }
 
     private static Throwable unwrap(Throwable ex) {

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeoutException;
 
 import org.redisson.client.RedisException;
 
+import io.github.redissonratelimit.redis.LimiterScriptException;
+
 /**
  * Which failures mean "Redis gave no decision" (and fall under the outage policy), as opposed to
  * errors that must reach the caller unchanged: a key expression that failed, a bug, or a Lua error
@@ -15,7 +17,9 @@ import org.redisson.client.RedisException;
  * <p>Redis 7 appends {@code script: <sha>, on @user_script:<line>.} to every error raised while a script
  * runs, including the refusals of a write the script makes ({@code OOM command not allowed when used memory >
  * 'maxmemory'. script: ..., on @user_script:1.}). So the error code decides first: a reply starting with one
- * of the {@linkplain #REFUSALS refusal codes} is Redis's state, not our script, wherever it was raised.
+ * of the {@linkplain #REFUSALS refusal codes} is Redis's state, not our script, wherever it was raised. The Redis
+ * backend reports the errors raised while its scripts decided as {@link LimiterScriptException}s (also those of a
+ * decision that shared its script call with others, which Redis answers as part of that call's reply).
  */
 final class BackendErrors {
 
@@ -90,11 +94,15 @@ final class BackendErrors {
     }
 
     /**
-     * An error raised while a Lua script ran ({@code ERR user_script:1: ...}, or any reply Redis 7 tagged with
-     * {@code on @user_script:1.}) that is not a {@linkplain #isRefusal refusal}: deterministic, not an outage.
+     * An error raised while a Lua script ran (a {@link LimiterScriptException}, or Redis's reply of another script:
+     * {@code ERR user_script:1: ...}, or any reply Redis 7 tagged with {@code on @user_script:1.}) that is not a
+     * {@linkplain #isRefusal refusal}: deterministic, not an outage.
      */
     static boolean isScriptError(RedisException error) {
+        if (isRefusal(error)) {
+            return false;
+        }
         String message = error.getMessage();
-        return message != null && message.contains("user_script") && !isRefusal(error);
+        return error instanceof LimiterScriptException || message != null && message.contains("user_script");
     }
 }

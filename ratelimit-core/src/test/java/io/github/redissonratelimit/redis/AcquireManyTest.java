@@ -197,16 +197,16 @@ class AcquireManyTest {
             decisions = List.of(backend.acquire(user, THREE, 4), backend.acquire(region, FIVE, 1));
         }
         assertThatThrownBy(decisions.get(0)::join).isInstanceOf(CompletionException.class)
-                .cause().isInstanceOf(RedisException.class)
+                .cause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Requested permits amount cannot exceed defined rate")
-                .hasMessageContaining("user_script");
+                .hasMessageContaining(user).hasMessageContaining("4 permits").hasMessageContaining("rate is 3");
         assertThat(join(decisions.get(1)).allowed()).isTrue();
         CommandStats delta = redis.commandStats().minus(before);
         assertThat(delta.calls("evalsha") + delta.calls("eval")).as("%s", delta).isEqualTo(1);
         assertThat(backend.getFailureCount()).as("a script error is not Redis failing").isZero();
 
         assertThatThrownBy(() -> backend.acquire(user, THREE, 4).toCompletableFuture().join())
-                .as("the same call alone fails the same way").cause().isInstanceOf(RedisException.class)
+                .as("the same call alone fails the same way").cause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Requested permits amount cannot exceed defined rate");
     }
 
@@ -231,16 +231,18 @@ class AcquireManyTest {
     @Test
     void eachLimitersErrorIsAnsweredInItsPlace() {
         List<Object> keys = new ArrayList<>();
-        AcquireScript script = new AcquireScript(client.getId());
+        AcquireScript script = AcquireScriptTest.forClient(client.getId());
         String good = naming.limiterName("script:good");
         keys.addAll(script.keys(naming.limiterName("script:bad")));
         keys.addAll(script.keys(good));
         List<Object> replies = client.getScript(StringCodec.INSTANCE).eval(good, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE_MANY, RedissonCompatibility.LIST, keys, "not an argument",
+                LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys, "not an argument",
                 script.argument(1, FIVE, AcquireScript.ConfigCheck.NONE));
 
         assertThat(replies).hasSize(2);
-        assertThat(replies.get(0)).asString().startsWith("ERR user_script:")
+        assertThat((List<?>) replies.get(0)).as("a Lua error of the decision, as its status and text")
+                .first().isEqualTo(-3L);
+        assertThat(((List<?>) replies.get(0)).get(1)).asString().startsWith("user_script:")
                 .contains("redisson-ratelimit: malformed acquire argument");
         assertThat(AcquireScript.Reply.parse((List<?>) replies.get(1)).waitMillis()).isZero();
         assertThat(client.getRateLimiter(good).availablePermits()).isEqualTo(4);

@@ -58,7 +58,7 @@ class AcquirePipelineTest {
     }
 
     private AcquirePipeline pipeline(int maxInFlight) {
-        return new AcquirePipeline(client, new AcquireScript(client.getId()), maxInFlight, 64);
+        return new AcquirePipeline(client, AcquireScriptTest.forClient(client.getId()), maxInFlight, 64);
     }
 
     /** Holds every client's commands in Redis for {@code millis}; commands sent meanwhile wait. */
@@ -195,7 +195,7 @@ class AcquirePipelineTest {
         RedissonClient other = clients.create(redis);
         client.getRateLimiter(name).trySetRate(RateType.PER_CLIENT, 2, MINUTE, Duration.ofHours(1));
         AcquirePipeline mine = pipeline(2);
-        AcquirePipeline theirs = new AcquirePipeline(other, new AcquireScript(other.getId()), 2, 64);
+        AcquirePipeline theirs = new AcquirePipeline(other, AcquireScriptTest.forClient(other.getId()), 2, 64);
 
         assertThat(join(acquire(mine, name, 2))).isZero();
         assertThat(join(acquire(mine, name, 1))).isPositive();

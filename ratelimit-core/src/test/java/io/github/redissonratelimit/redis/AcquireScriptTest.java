@@ -2,6 +2,7 @@ package io.github.redissonratelimit.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.InstantSource;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -10,10 +11,15 @@ import org.junit.jupiter.api.Test;
 
 class AcquireScriptTest {
 
+    /** The script of a backend with the default options. */
+    static AcquireScript forClient(String clientId) {
+        return new AcquireScript(clientId, BackendOptions.DEFAULTS, InstantSource.system());
+    }
+
     @Test
     void grantIdsAreSixteenCharactersAndUniqueAcrossInstances() {
-        AcquireScript one = new AcquireScript("client");
-        AcquireScript other = new AcquireScript("client");
+        AcquireScript one = AcquireScriptTest.forClient("client");
+        AcquireScript other = AcquireScriptTest.forClient("client");
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < 10_000; i++) {
             assertThat(ids.add(one.nextGrantId())).isTrue();
@@ -24,7 +30,7 @@ class AcquireScriptTest {
 
     @Test
     void keysAreRRateLimitersSharedAndPerClientOnes() {
-        assertThat(new AcquireScript("c1").keys("rl:{k}")).isEqualTo(List.of("rl:{k}", "rl:{k}:value",
+        assertThat(AcquireScriptTest.forClient("c1").keys("rl:{k}")).isEqualTo(List.of("rl:{k}", "rl:{k}:value",
                 "rl:{k}:value:c1", "rl:{k}:permits", "rl:{k}:permits:c1"));
     }
 }

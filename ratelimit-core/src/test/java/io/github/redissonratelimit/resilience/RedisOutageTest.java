@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.RedisException;
 import org.redisson.config.Config;
 import org.redisson.config.ConstantDelay;
 import org.redisson.config.EqualJitterDelay;
@@ -288,7 +287,7 @@ class RedisOutageTest {
     void errorsThatAreNotOutagesAreNotSwallowed() {
         RedissonClient client = client();
         // the limiter exists in Redis with rate 2 and is kept so (on-config-change=keep); a caller that asks
-        // for 3 permits makes RRateLimiter's script fail, whatever the client does
+        // for 3 permits is refused by the script, whatever the client does
         client.getRateLimiter("rl:{drift}").trySetRate(org.redisson.api.RateType.OVERALL, 2, Duration.ofMinutes(1));
         ResilientRateLimitBackend backend = new ResilientRateLimitBackend(new RedissonRateLimitBackend(client,
                 new BackendOptions(100, Duration.ofHours(1), ConfigChangePolicy.KEEP)), DEADLINE, 1, OPEN);
@@ -296,9 +295,10 @@ class RedisOutageTest {
 
         for (int i = 0; i < 3; i++) {
             assertThatThrownBy(() -> acquire(backend, "rl:{drift}", declared, 3))
-                    .isInstanceOf(RedisException.class)
+                    .isInstanceOf(IllegalArgumentException.class)
                     .isNotInstanceOf(RateLimitBackendUnavailableException.class)
-                    .hasMessageContaining("Requested permits amount cannot exceed defined rate");
+                    .hasMessageContaining("Requested permits amount cannot exceed defined rate")
+                    .hasMessageContaining("rate is 2");
         }
         assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
         assertThat(backend.getFailureCount()).isZero();

@@ -26,9 +26,10 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * RateLimit: "OrderController.submit";r=0;t=42
  * </pre>
  * {@code w} is left out for a window that is not a whole number of seconds. {@code RateLimit} lists
- * the limits whose remaining permits are known: a rejection ({@code r=0}, {@code t} the retry time,
- * the same value as {@code Retry-After}), or an allowed call when remaining permits are reported (the
- * default): the Redis backend's decisions carry them, other backends' are read after the decision.
+ * the limits whose remaining permits are known: a rejection ({@code r} the permits left, which a call refused
+ * for its cost may leave, else 0; {@code t} the retry time, the same value as {@code Retry-After}), or an allowed
+ * call when remaining permits are reported (the default): the Redis backend's decisions carry them, other
+ * backends' are read after the decision.
  *
  * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
  * permits left, else the first: {@code X-RateLimit-Limit} (its rate), {@code X-RateLimit-Remaining} and
@@ -115,8 +116,11 @@ public final class RateLimitHeaders {
     private Remaining remaining(ResponseLimits.Entry entry) {
         RateLimitOutcome outcome = entry.outcome();
         if (outcome.rejected()) {
-            // the value Retry-After carries, so t never differs from it
-            return new Remaining(0, RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
+            // the permits left as the decision saw them: a call refused for its cost may leave some; t is the value
+            // Retry-After carries, so it never differs from it
+            LimitState state = stateOf(entry);
+            return new Remaining(state == null ? 0 : state.available(),
+                    RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
         }
         LimitState state = remaining ? stateOf(entry) : null;
         return state == null ? null

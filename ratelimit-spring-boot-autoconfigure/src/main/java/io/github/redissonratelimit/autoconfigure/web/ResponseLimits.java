@@ -27,9 +27,21 @@ public final class ResponseLimits {
      */
     public synchronized void add(RateLimitOutcome outcome, LimitState state) {
         if (outcome.result() != RateLimitOutcome.Result.ERROR && !outcome.shadow()) {
-            entries.remove(outcome.displayName());
-            entries.put(outcome.displayName(), new Entry(outcome, state));
+            Entry earlier = entries.remove(outcome.displayName());
+            entries.put(outcome.displayName(), new Entry(withDecisionState(outcome, earlier), state));
         }
+    }
+
+    /**
+     * A rejection as its exception tells it (which does not carry what the limiter held) keeps the state of the same
+     * rejection recorded earlier from its decision: the permits a call refused for its cost left.
+     */
+    private static RateLimitOutcome withDecisionState(RateLimitOutcome outcome, Entry earlier) {
+        if (earlier == null || outcome.state() != null || !outcome.rejected() || !earlier.outcome().rejected()
+                || earlier.outcome().state() == null || !earlier.outcome().limiterName().equals(outcome.limiterName())) {
+            return outcome;
+        }
+        return outcome.withState(earlier.outcome().state());
     }
 
     public synchronized void addAll(List<RateLimitOutcome> outcomes) {

@@ -119,6 +119,23 @@ class ShadowAndCostHttpTest {
     }
 
     @Test
+    void aCallRefusedForItsCostAnswersThePermitsLeft() {
+        runner().run(context -> {
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+            mvc.perform(post("/orders/bulk").param("user", "cy").param("count", "8")).andExpect(status().isOk())
+                    .andExpect(header().string("RateLimit", org.hamcrest.Matchers.matchesPattern(
+                            "\"bulk\";r=2;t=(59|60)")));
+            mvc.perform(post("/orders/bulk").param("user", "cy").param("count", "3"))
+                    .andExpect(status().isTooManyRequests())
+                    .andExpect(header().string("RateLimit", org.hamcrest.Matchers.matchesPattern(
+                            "\"bulk\";r=2;t=(59|60)")));
+            mvc.perform(post("/orders/bulk").param("user", "cy").param("count", "1")).andExpect(status().isOk())
+                    .andExpect(header().string("RateLimit", org.hamcrest.Matchers.matchesPattern(
+                            "\"bulk\";r=1;t=(59|60)")));
+        });
+    }
+
+    @Test
     void aCallTakesItsCostAndACostTheLimitCannotTakeIsA400NamingTheLimit() {
         runner().run(context -> {
             MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
