@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
 
-import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.log.LogSafe;
 
 /**
  * Sends {@link AcquireCall}s as script calls: one alone as {@code acquire.lua}, several as one {@code acquire-many.lua}
