@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -45,18 +46,27 @@ final class LocalPolicyDecisions {
             }
             return asked;
         }
-        return asked.handle((decision, ex) -> {
+        CompletableFuture<Decision> decided = asked.handle((decision, ex) -> {
             if (ex == null) {
                 seenByRedis(fallback, call, decision);
                 return decision;
             }
-            Throwable error = RateLimitAspectSupport.unwrap(ex);
+            Throwable error = Completions.unwrap(ex);
             if (error instanceof RateLimitBackendUnavailableException) {
                 local[index] = true;
                 return fallback.decide(call.limiterName(), operation.spec(), call.permits());
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });
+        if (call.waits()) {
+            // a caller who stops waiting for the decision stops the wait for permits behind it
+            decided.whenComplete((decision, ex) -> {
+                if (decided.isCancelled()) {
+                    asked.cancel(false);
+                }
+            });
+        }
+        return decided;
     }
 
     private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {

@@ -22,6 +22,7 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.SameCallAcquires;
@@ -188,8 +189,34 @@ abstract class RateLimitAspectSupport {
         }
         int settled = asked;
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
-        return all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local, settled))
-                .thenCompose(Function.identity());
+        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local,
+                settled)).thenCompose(Function.identity());
+        endsWaitsWhenCancelled(result, calls, decisions, settled);
+        return result;
+    }
+
+    /**
+     * A caller that stops waiting for the decisions (an interrupted thread, a cancelled future or subscription)
+     * cancels {@code result}: the limits that wait for permits stop waiting then, so that no permit is taken for
+     * nobody (see {@link WaitingRateLimitBackend}). Only calls with such a limit pay for the link.
+     */
+    private static void endsWaitsWhenCancelled(CompletableFuture<Acquisition> result, List<LimitCall> calls,
+            CompletableFuture<Decision>[] decisions, int asked) {
+        boolean waits = false;
+        for (int i = 0; i < asked && !waits; i++) {
+            waits = calls.get(i).waits();
+        }
+        if (waits) {
+            result.whenComplete((acquisition, ex) -> {
+                if (result.isCancelled()) {
+                    for (int i = 0; i < asked; i++) {
+                        if (calls.get(i).waits()) {
+                            decisions[i].cancel(false);
+                        }
+                    }
+                }
+            });
+        }
     }
 
     /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
@@ -224,7 +251,7 @@ abstract class RateLimitAspectSupport {
             return made.join().allowed() || call.operation().shadow();
         }
         catch (CompletionException | CancellationException ex) {
-            return passesWithout(call, unwrap(ex));
+            return passesWithout(call, Completions.unwrap(ex));
         }
     }
 
@@ -256,7 +283,7 @@ abstract class RateLimitAspectSupport {
             }
             return acquisition.decided(call, decision, start, local);
         }
-        Throwable error = unwrap(ex);
+        Throwable error = Completions.unwrap(ex);
         if (passesWithout(call, error)) {
             acquisition.passed(call, error, start);
             return true;
@@ -323,9 +350,5 @@ abstract class RateLimitAspectSupport {
         catch (RuntimeException ex) {
             logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
         }
-    }
-
-    static Throwable unwrap(Throwable ex) {
-        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
     }
 }

@@ -19,6 +19,7 @@ import org.springframework.util.ClassUtils;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
@@ -139,7 +140,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
             return pending.get();
         }
         catch (ExecutionException ex) {
-            throw unwrap(ex.getCause());
+            throw Completions.unwrap(ex);
         }
         catch (InterruptedException ex) {
             pending.cancel(false);

@@ -19,6 +19,7 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -115,7 +116,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                 if (clusterMasters != null) {
                     clusterMasters.onFailure();
                 }
-                throw new CompletionException(unwrap(ex));
+                throw new CompletionException(Completions.unwrap(ex));
             }
             if (firstSight) {
                 checked.put(limiterName, spec);
@@ -189,10 +190,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.REFUND).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.STATE).toCompletableFuture());
-    }
-
-    private static Throwable unwrap(Throwable ex) {
-        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
     }
 
     /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */

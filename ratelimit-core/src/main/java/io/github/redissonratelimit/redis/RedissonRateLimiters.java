@@ -13,8 +13,9 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.key.LogSafe;
-import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
@@ -126,7 +127,7 @@ public final class RedissonRateLimiters implements RateLimiters {
     public LimitState state(String name, String key) {
         List<RateLimitOperation> operations = inForce.apply(named(name));
         String limiterName = naming.limiterName(logicalKey(operations.get(0), key));
-        return Futures.join(backend.get().state(limiterName, operations.get(0).spec()));
+        return Completions.join(backend.get().state(limiterName, operations.get(0).spec()));
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -18,6 +17,7 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -112,7 +112,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         }
         CompletableFuture<Decision> sent = pending;
         return deadlines.within(pending.copy())
-                .handle((decision, error) -> settle(limiterName, circuit, sent, decision, unwrap(error)));
+                .handle((decision, error) -> settle(limiterName, circuit, sent, decision, Completions.unwrap(error)));
     }
 
     /**
@@ -145,7 +145,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             return CompletableFuture.failedFuture(ex);
         }
         return deadlines.within(pending.copy()).handle((value, error) -> {
-            Throwable cause = unwrap(error);
+            Throwable cause = Completions.unwrap(error);
             if (cause == null) {
                 return value;
             }
@@ -260,10 +260,6 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             return "no answer within the deadline";
         }
         return error.getClass().getSimpleName() + ": " + error.getMessage();
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static RuntimeException rethrow(Throwable error) {

@@ -3,7 +3,6 @@ package io.github.redissonratelimit.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -14,6 +13,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
@@ -114,7 +114,7 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
                     + "requests' decisions may be slower");
         }
         catch (Exception ex) {
-            Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+            Throwable cause = Completions.unwrap(ex);
             logger.info("Could not warm up the rate limit decisions at startup (" + cause.getClass().getSimpleName()
                     + "); the first requests' decisions may be slower");
             logger.debug("Warm-up decision failed", cause);
