@@ -43,7 +43,7 @@ import com.github.benmanes.caffeine.cache.Policy;
  *
  * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
  */
-public final class LocalRejectionCache implements DelegatingRateLimitBackend {
+public final class LocalRejectionCache implements DelegatingRateLimitBackend, LimiterMemory {
 
     private final RateLimitBackend delegate;
     private final Cache<String, Rejection> rejections;
@@ -132,6 +132,7 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend {
      * Forgets what this JVM knows about every limiter whose name {@code limiterNames} accepts, for when they were
      * reset or their limit changed ({@code RateLimiters.reset}, {@code RateLimiters.override}).
      */
+    @Override
     public void forget(Predicate<String> limiterNames) {
         rejections.asMap().keySet().removeIf(limiterNames);
     }

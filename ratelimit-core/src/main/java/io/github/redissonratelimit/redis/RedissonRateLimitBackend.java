@@ -23,6 +23,7 @@ import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.MasterLocator;
 
@@ -49,7 +50,7 @@ import io.github.redissonratelimit.resilience.MasterLocator;
  * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
  * threads.
  */
-public final class RedissonRateLimitBackend implements RateLimitBackend, MasterLocator {
+public final class RedissonRateLimitBackend implements RateLimitBackend, MasterLocator, LimiterMemory {
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
 
@@ -149,6 +150,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      * Forgets which of the limiters {@code limiterNames} accepts this JVM has compared with their stored config,
      * so that the next decision of each compares again (after a reset, whose keys are gone).
      */
+    @Override
     public void forget(Predicate<String> limiterNames) {
         checked.asMap().keySet().removeIf(limiterNames);
     }

@@ -7,9 +7,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
-import io.github.redissonratelimit.limiter.RateLimitBackend;
-
 /**
  * One {@link CircuitBreaker} per Redis master, created at the first call to it: a master that fails opens
  * only its own. A master that no longer holds any slot (replaced by its promoted replica) is forgotten, so that
@@ -50,16 +47,6 @@ final class MasterCircuits {
             return Set.of(SINGLE_MASTER);
         }
     };
-
-    /** The delegate, or the first backend it wraps ({@link DelegatingRateLimitBackend}), that knows the masters. */
-    static MasterLocator locatorOf(RateLimitBackend delegate) {
-        for (RateLimitBackend link : DelegatingRateLimitBackend.chain(delegate)) {
-            if (link instanceof MasterLocator locator) {
-                return locator;
-            }
-        }
-        return SINGLE;
-    }
 
     MasterCircuit of(String master) {
         MasterCircuit circuit = circuits.get(master);

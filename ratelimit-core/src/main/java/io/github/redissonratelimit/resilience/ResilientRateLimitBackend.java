@@ -32,8 +32,9 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  * asynchronous call is awaited for that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
  * do not touch Redis at all until a probe finds it back.
  *
- * <p>When the delegate is a {@link MasterLocator} (the Redisson backend on a Redis Cluster), each master has its
- * own circuit: a dead master opens only the circuit of the limiters in its slots, and the others keep deciding.
+ * <p>Given a {@link MasterLocator} (the Redisson backend on a Redis Cluster; by default the delegate when it is one),
+ * each master has its own circuit: a dead master opens only the circuit of the limiters in its slots, and the others
+ * keep deciding.
  *
  * <p>A call without a decision throws {@link RateLimitBackendUnavailableException}; what it then
  * means (run the method anyway, or refuse it) is the caller's policy, see
@@ -42,7 +43,7 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  *
  * <p>A command that Redis runs after its caller gave up (e.g. a late answer) may still take a permit.
  */
-public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend {
+public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend, CircuitStates {
 
     private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
     private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
@@ -72,6 +73,16 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      */
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
             Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
+        this(delegate, delegate instanceof MasterLocator locator ? locator : MasterCircuits.SINGLE, timeout,
+                failureThreshold, openDuration, listeners);
+    }
+
+    /**
+     * @param masters which master holds each limiter, one circuit per master (the Redisson backend, also when other
+     * decorators sit between it and this one)
+     */
+    public ResilientRateLimitBackend(RateLimitBackend delegate, MasterLocator masters, Duration timeout,
+            int failureThreshold, Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
@@ -79,7 +90,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         this.timeout = timeout;
         this.deadlines = new DecisionDeadlines(timeout);
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
-        this.masters = MasterCircuits.locatorOf(delegate);
+        this.masters = Objects.requireNonNull(masters, "masters");
         this.circuits = new MasterCircuits(failureThreshold, openDuration, this::stateChanged);
     }
 
@@ -213,6 +224,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * The state of the circuits: {@code CLOSED} while Redis answers; with one circuit per master (Redis Cluster),
      * the worst of them ({@code OPEN} if any master's is, see {@link #getMasterStates()}).
      */
+    @Override
     public CircuitState getState() {
         return MasterCircuits.worst(getMasterStates().values());
     }
@@ -221,20 +233,24 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * The state of each master's circuit, by master ({@code host:port} on a Redis Cluster, {@code "redis"} for a
      * single server or Sentinel), for the masters called so far that still hold slots; empty before the first call.
      */
+    @Override
     public Map<String, CircuitState> getMasterStates() {
         return circuits.states(masters.masters());
     }
 
     /** Decisions that failed or timed out since start. */
+    @Override
     public long getFailureCount() {
         return failures.sum();
     }
 
     /** Calls that did not go to Redis because the circuit was open, since start. */
+    @Override
     public long getSkippedCount() {
         return skipped.sum();
     }
 
+    @Override
     public Duration getTimeout() {
         return timeout;
     }
