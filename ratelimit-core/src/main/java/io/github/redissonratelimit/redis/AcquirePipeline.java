@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -56,19 +55,12 @@ final class AcquirePipeline {
     private final RScript direct;
     private final UnaryOperator<String> masterOf;
     private final ConcurrentMap<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final LongAdder sends = new LongAdder();
     /** Made once: a method reference per call would be an allocation per call. */
     private final Consumer<List<AcquireCall>> sendHeld = this::sendHeld;
 
     /**
      * @param maxInFlight sends that may wait for Redis at once; 0 sends every call on its own at once
      * @param maxBatchSize most calls in one send
-     */
-    AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize) {
-        this(redisson, script, maxInFlight, maxBatchSize, limiterName -> "", false);
-    }
-
-    /**
      * @param masterOf the master a limiter's calls go to: calls of different masters never share a send slot
      * @param cluster whether Redis is a Redis Cluster, where only limiters of one slot share a script call
      */
@@ -104,7 +96,6 @@ final class AcquirePipeline {
     /** Queues one call or group (or sends it at once without pipelining); the lane sends it when it can. */
     private void dispatch(QueuedAcquire queued) {
         if (maxInFlight == 0) {
-            sends.increment();
             commands.send(direct, queued);
             return;
         }
@@ -177,7 +168,6 @@ final class AcquirePipeline {
         }
 
         private void sendAll(List<QueuedAcquire> taken) {
-            sends.increment();
             int calls = 0;
             for (QueuedAcquire queued : taken) {
                 calls += queued.size();
@@ -230,10 +220,5 @@ final class AcquirePipeline {
                 }
             }
         }
-    }
-
-    /** Round trips made so far: single calls and pipelines. */
-    long sends() {
-        return sends.sum();
     }
 }

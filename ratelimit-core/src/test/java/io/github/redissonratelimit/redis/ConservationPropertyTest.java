@@ -65,7 +65,7 @@ class ConservationPropertyTest {
         pipelines = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             RedissonClient client = clients.create(redis);
-            pipelines.add(new AcquirePipeline(client, new AcquireScript(client.getId()), 0, 1));
+            pipelines.add(new AcquirePipeline(client, new AcquireScript(client.getId()), 0, 1, limiterName -> "", false));
         }
     }
 
