@@ -1,17 +1,14 @@
 package io.github.redissonratelimit.interceptor;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -26,8 +23,6 @@ import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.SameCallAcquires;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
-import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -52,11 +47,8 @@ abstract class RateLimitAspectSupport {
 
     private final RateLimitOperationSource operationSource;
     private final LimiterNaming naming;
-    private final SingletonSupplier<RateLimitBackend> backend;
-    private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
+    private final DecisionStack stack;
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
-    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
-    private volatile LocalFallback localFallback = new LocalFallback(InstanceCount.fixed(1, 0), 10_000);
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
     private volatile LimitOverrides overrides = new LimitOverrides();
@@ -65,8 +57,9 @@ abstract class RateLimitAspectSupport {
             Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
         this.naming = naming;
-        this.backend = SingletonSupplier.of(backend::get);
-        this.refunds = new Refunds(this.backend);
+        SingletonSupplier<RateLimitBackend> deciding = SingletonSupplier.of(backend::get);
+        this.stack = new DecisionStack(deciding);
+        this.refunds = new Refunds(deciding);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -89,15 +82,11 @@ abstract class RateLimitAspectSupport {
      * memory ({@link #setLocalFallback}), {@code ALLOW} runs it, {@code DENY} rethrows the exception.
      */
     public void setDefaultBackendErrorPolicy(BackendErrorPolicy policy) {
-        if (policy == null || policy == BackendErrorPolicy.DEFAULT) {
-            throw new IllegalArgumentException("The default backend error policy must be LOCAL, ALLOW or DENY but was "
-                    + policy);
-        }
-        this.defaultBackendErrorPolicy = policy;
+        stack.setDefaultBackendErrorPolicy(policy);
     }
 
     public BackendErrorPolicy getDefaultBackendErrorPolicy() {
-        return defaultBackendErrorPolicy;
+        return stack.getDefaultBackendErrorPolicy();
     }
 
     /**
@@ -105,11 +94,11 @@ abstract class RateLimitAspectSupport {
      * instance takes the whole rate for itself (one instance counted).
      */
     public void setLocalFallback(LocalFallback localFallback) {
-        this.localFallback = Objects.requireNonNull(localFallback, "localFallback");
+        stack.setLocalFallback(localFallback);
     }
 
     public LocalFallback getLocalFallback() {
-        return localFallback;
+        return stack.getLocalFallback();
     }
 
     /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
@@ -169,7 +158,7 @@ abstract class RateLimitAspectSupport {
             while (asked < count) {
                 LimitCall call = calls.get(asked);
                 starts[asked] = System.nanoTime();
-                CompletableFuture<Decision> decision = start(call, local, asked).toCompletableFuture();
+                CompletableFuture<Decision> decision = stack.decide(call, local, asked).toCompletableFuture();
                 decisions[asked++] = decision;
                 if (!decision.isDone()) {
                     pending = true;
@@ -191,32 +180,8 @@ abstract class RateLimitAspectSupport {
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
         CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local,
                 settled)).thenCompose(Function.identity());
-        endsWaitsWhenCancelled(result, calls, decisions, settled);
+        DecisionStack.endWaitsWhenCancelled(result, calls, decisions, settled);
         return result;
-    }
-
-    /**
-     * A caller that stops waiting for the decisions (an interrupted thread, a cancelled future or subscription)
-     * cancels {@code result}: the limits that wait for permits stop waiting then, so that no permit is taken for
-     * nobody (see {@link WaitingRateLimitBackend}). Only calls with such a limit pay for the link.
-     */
-    private static void endsWaitsWhenCancelled(CompletableFuture<Acquisition> result, List<LimitCall> calls,
-            CompletableFuture<Decision>[] decisions, int asked) {
-        boolean waits = false;
-        for (int i = 0; i < asked && !waits; i++) {
-            waits = calls.get(i).waits();
-        }
-        if (waits) {
-            result.whenComplete((acquisition, ex) -> {
-                if (result.isCancelled()) {
-                    for (int i = 0; i < asked; i++) {
-                        if (calls.get(i).waits()) {
-                            decisions[i].cancel(false);
-                        }
-                    }
-                }
-            });
-        }
     }
 
     /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
@@ -242,7 +207,7 @@ abstract class RateLimitAspectSupport {
                 decided = true;
             }
         }
-        return refunds.refund(acquisition, localFallback);
+        return refunds.refund(acquisition, stack.getLocalFallback());
     }
 
     /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
@@ -252,25 +217,6 @@ abstract class RateLimitAspectSupport {
         }
         catch (CompletionException | CancellationException ex) {
             return passesWithout(call, Completions.unwrap(ex));
-        }
-    }
-
-    /** Asks the backend; under the {@code LOCAL} outage policy through the local fallback, marking its decisions. */
-    private CompletionStage<Decision> start(LimitCall call, boolean[] local, int index) {
-        RateLimitOperation operation = call.operation();
-        if (operation.shadow() || policyOf(operation) != BackendErrorPolicy.LOCAL) {
-            return ask(call);
-        }
-        return LocalPolicyDecisions.ask(localFallback, call, () -> ask(call), local, index);
-    }
-
-    private CompletionStage<Decision> ask(LimitCall call) {
-        RateLimitOperation operation = call.operation();
-        try {
-            return backendFor(operation).acquire(call.limiterName(), operation.spec(), call.permits());
-        }
-        catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
         }
     }
 
@@ -302,19 +248,7 @@ abstract class RateLimitAspectSupport {
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
-        return policyOf(operation) == BackendErrorPolicy.DENY;
-    }
-
-    private BackendErrorPolicy policyOf(RateLimitOperation operation) {
-        BackendErrorPolicy policy = operation.backendErrorPolicy();
-        return policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy;
-    }
-
-    private RateLimitBackend backendFor(RateLimitOperation operation) {
-        RateLimitBackend deciding = backend.obtain();
-        Duration maxWait = operation.waitTimeout();
-        return maxWait.isZero() || operation.shadow() ? deciding
-                : waitingBackends.computeIfAbsent(maxWait, wait -> new WaitingRateLimitBackend(deciding, wait));
+        return stack.policyOf(operation) == BackendErrorPolicy.DENY;
     }
 
     /** The fallback's result for a rejected call, or the rejection thrown. */

@@ -31,7 +31,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
  * path ({@link RateLimitAspectSupport}):
  *
  * <ul>
- * <li>blocking methods wait for it on the calling thread (one Redis round trip per limit);</li>
+ * <li>blocking methods wait for it on the calling thread: one Redis round trip per call, however many limits it
+ * has (they are decided together, in one script call where their keys may share one);</li>
  * <li>methods returning {@code CompletableFuture} or {@code CompletionStage} return at once, and run on the
  * {@linkplain #setAsyncExecutor async executor} once their permits are taken (never on a Redis event loop
  * thread);</li>
