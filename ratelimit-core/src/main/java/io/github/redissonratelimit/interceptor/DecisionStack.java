@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.interceptor;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.limiter.AcquireBatch;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
@@ -34,7 +37,7 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
 final class DecisionStack {
 
     private final SingletonSupplier<RateLimitBackend> backend;
-    private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
+    private final Map<Duration, WaitingRateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
     private volatile LocalFallback localFallback = new LocalFallback(InstanceCount.fixed(1, 0), 10_000);
 
@@ -74,11 +77,52 @@ final class DecisionStack {
      * @param local set at {@code index} when the local outage policy made the decision in memory
      */
     CompletionStage<Decision> decide(LimitCall call, boolean[] local, int index) {
-        RateLimitOperation operation = call.operation();
-        if (operation.shadow() || policyOf(operation) != BackendErrorPolicy.LOCAL) {
+        if (!underLocalPolicy(call)) {
             return ask(call);
         }
         return LocalPolicyDecisions.ask(localFallback, call, () -> ask(call), local, index);
+    }
+
+    /**
+     * Asks for the permits of {@code calls} from {@code from} on, through the stack, in one batch of the backend
+     * ({@link RateLimitBackend#acquireAll}): the stages of those asked, in order; fewer than asked for when an answer
+     * known at once may end the call (the caller asks the rest again if it does not).
+     *
+     * @param local set at a call's index when the local outage policy made its decision in memory
+     */
+    List<CompletionStage<Decision>> decideAll(List<LimitCall> calls, int from, boolean[] local) {
+        List<LimitCall> asked = calls.subList(from, calls.size());
+        List<AcquireRequest> requests = new ArrayList<>(asked.size());
+        for (LimitCall call : asked) {
+            RateLimitOperation operation = call.operation();
+            requests.add(new AcquireRequest(call.limiterName(), operation.spec(), call.permits(), policyOf(operation),
+                    operation.shadow(), call.waits() ? operation.waitTimeout() : Duration.ZERO));
+        }
+        LocalFallback fallback = localFallback;
+        return AcquireBatch.decorate(requests, backend.obtain(), new AcquireBatch.Layer() {
+
+            @Override
+            public CompletionStage<Decision> answer(int index) {
+                LimitCall call = asked.get(index);
+                return underLocalPolicy(call)
+                        ? LocalPolicyDecisions.rejectionBeforeRedis(fallback, call, local, from + index) : null;
+            }
+
+            @Override
+            public CompletionStage<Decision> after(int index, CompletionStage<Decision> first) {
+                LimitCall call = asked.get(index);
+                CompletableFuture<Decision> decision = call.waits()
+                        ? waiting(call).acquireAfter(first, call.limiterName(), call.operation().spec(), call.permits())
+                        : first.toCompletableFuture();
+                return underLocalPolicy(call)
+                        ? LocalPolicyDecisions.afterRedis(fallback, call, decision, local, from + index) : decision;
+            }
+        }, (request, index) -> { });
+    }
+
+    private boolean underLocalPolicy(LimitCall call) {
+        RateLimitOperation operation = call.operation();
+        return !operation.shadow() && policyOf(operation) == BackendErrorPolicy.LOCAL;
     }
 
     private CompletionStage<Decision> ask(LimitCall call) {
@@ -92,11 +136,14 @@ final class DecisionStack {
     }
 
     private RateLimitBackend backendFor(LimitCall call) {
-        RateLimitBackend deciding = backend.obtain();
-        return call.waits()
-                ? waitingBackends.computeIfAbsent(call.operation().waitTimeout(),
-                        wait -> new WaitingRateLimitBackend(deciding, wait))
-                : deciding;
+        return call.waits() ? waiting(call) : backend.obtain();
+    }
+
+    private WaitingRateLimitBackend waiting(LimitCall call) {
+        Duration maxWait = call.operation().waitTimeout();
+        WaitingRateLimitBackend waiting = waitingBackends.get(maxWait);
+        return waiting != null ? waiting
+                : waitingBackends.computeIfAbsent(maxWait, wait -> new WaitingRateLimitBackend(backend.obtain(), wait));
     }
 
     /**

@@ -22,7 +22,6 @@ import io.github.redissonratelimit.key.LogSafe;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -135,13 +134,13 @@ abstract class RateLimitAspectSupport {
      * with the acquisition (its errors recorded in it); listeners are not told yet (see {@link #notifyListeners}),
      * so that the caller tells them on its own thread.
      *
-     * <p>The limits are asked at once, not one after the other, so that their commands share a pipeline and a
-     * call pays one round trip however many limits it has; they are asked inside a {@link SameCallAcquires} scope,
-     * so that the Redis backend can decide them in one script call. Their answers are then read in declaration order,
-     * which gives the same outcome as asking in turn: the first limit that rejects (or whose failure ends the
-     * call) decides, the limits after it are not reported, and whatever they granted is given back. A limit
-     * whose answer is already known when it is asked (a rejection from memory) stops the asking there, as the
-     * sequential order would.
+     * <p>The limits are asked at once, not one after the other, as one batch of the backend
+     * ({@link io.github.redissonratelimit.limiter.RateLimitBackend#acquireAll}), so that the Redis backend decides
+     * them in one script call and a call pays one round trip however many limits it has. Their answers are then read
+     * in declaration order, which gives the same outcome as asking in turn: the first limit that rejects (or whose
+     * failure ends the call) decides, the limits after it are not reported, and whatever they granted is given back.
+     * A limit whose answer is already known when it is asked (a rejection from memory) stops the asking there, as
+     * the sequential order would; if that answer lets the call go on after all, the rest are asked then.
      */
     CompletionStage<Acquisition> acquire(List<LimitCall> calls) {
         Acquisition acquisition = new Acquisition(calls);
@@ -152,25 +151,22 @@ abstract class RateLimitAspectSupport {
         boolean[] local = new boolean[count];
         int asked = 0;
         boolean pending = false;
-        // one limit has nothing to send with: no scope, so that single-limit calls pay nothing for it
-        SameCallAcquires together = count > 1 ? SameCallAcquires.open() : null;
-        try {
-            while (asked < count) {
-                LimitCall call = calls.get(asked);
-                starts[asked] = System.nanoTime();
-                CompletableFuture<Decision> decision = stack.decide(call, local, asked).toCompletableFuture();
-                decisions[asked++] = decision;
-                if (!decision.isDone()) {
-                    pending = true;
-                }
-                else if (!goesOn(call, decision)) {
-                    break;
-                }
-            }
+        if (count == 1) {
+            // one limit has nothing to send with: no batch, so that single-limit calls pay nothing for it
+            starts[0] = System.nanoTime();
+            decisions[asked++] = stack.decide(calls.get(0), local, 0).toCompletableFuture();
+            pending = !decisions[0].isDone();
         }
-        finally {
-            if (together != null) {
-                together.close();
+        while (asked < count) {
+            long start = System.nanoTime();
+            for (CompletionStage<Decision> stage : stack.decideAll(calls, asked, local)) {
+                starts[asked] = start;
+                decisions[asked] = stage.toCompletableFuture();
+                pending |= !decisions[asked++].isDone();
+            }
+            CompletableFuture<Decision> last = decisions[asked - 1];
+            if (asked < count && last.isDone() && !goesOn(calls.get(asked - 1), last)) {
+                break;
             }
         }
         if (!pending) {

@@ -62,6 +62,23 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
             result.completeExceptionally(ex);
             return;
         }
+        answered(asked, result, limiterName, spec, permits, deadline);
+    }
+
+    /**
+     * The permits, taken within {@code maxWait}, of a request whose first attempt {@code first} was already sent
+     * (with the other limits of its call): waits after its rejection, and asks the delegate again, as
+     * {@link #acquire} does.
+     */
+    public CompletableFuture<Decision> acquireAfter(CompletionStage<Decision> first, String limiterName, LimitSpec spec,
+            long permits) {
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        answered(first, result, limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
+        return result;
+    }
+
+    private void answered(CompletionStage<Decision> asked, CompletableFuture<Decision> result, String limiterName,
+            LimitSpec spec, long permits, long deadline) {
         asked.whenComplete((decision, ex) -> {
             if (ex != null) {
                 result.completeExceptionally(Completions.unwrap(ex));

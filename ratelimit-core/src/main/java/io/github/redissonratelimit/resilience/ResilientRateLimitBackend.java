@@ -17,6 +17,8 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.key.LogSafe;
+import io.github.redissonratelimit.limiter.AcquireBatch;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
@@ -107,12 +109,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
         if (!circuit.breaker().tryAcquirePermission()) {
-            skipped.increment();
-            listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
-            Duration retryAfter = circuit.breaker().remainingOpenDuration();
-            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                    Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + on(circuit) + " is skipped for "
-                            + retryAfter.toMillis() + "ms more after repeated failures", circuit.lastFailure()));
+            return skipped(limiterName, circuit);
         }
         CompletableFuture<Decision> pending;
         try {
@@ -121,9 +118,46 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         catch (RuntimeException | Error ex) {
             pending = CompletableFuture.failedFuture(ex);
         }
-        CompletableFuture<Decision> sent = pending;
+        return within(limiterName, circuit, pending);
+    }
+
+    /**
+     * Like {@link #acquire}, each request in turn: those whose circuit is open fail at once, the others go to the
+     * delegate together, each awaited for at most the timeout.
+     */
+    @Override
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        MasterCircuit[] asked = new MasterCircuit[requests.size()];
+        return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
+
+            @Override
+            public CompletionStage<Decision> answer(int index) {
+                String limiterName = requests.get(index).limiterName();
+                MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+                asked[index] = circuit;
+                return circuit.breaker().tryAcquirePermission() ? null : skipped(limiterName, circuit);
+            }
+
+            @Override
+            public CompletionStage<Decision> after(int index, CompletionStage<Decision> decision) {
+                return within(requests.get(index).limiterName(), asked[index], decision.toCompletableFuture());
+            }
+        }, (request, index) -> asked[index].breaker().onInconclusive()); // a probe not sent: probe again
+    }
+
+    private CompletableFuture<Decision> skipped(String limiterName, MasterCircuit circuit) {
+        skipped.increment();
+        listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
+        Duration retryAfter = circuit.breaker().remainingOpenDuration();
+        return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
+                Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + on(circuit) + " is skipped for "
+                        + retryAfter.toMillis() + "ms more after repeated failures", circuit.lastFailure()));
+    }
+
+    private CompletableFuture<Decision> within(String limiterName, MasterCircuit circuit,
+            CompletableFuture<Decision> pending) {
         return deadlines.within(pending.copy())
-                .handle((decision, error) -> settle(limiterName, circuit, sent, decision, Completions.unwrap(error)));
+                .handle((decision, error) -> settle(limiterName, circuit, pending, decision, Completions.unwrap(error)));
     }
 
     /**

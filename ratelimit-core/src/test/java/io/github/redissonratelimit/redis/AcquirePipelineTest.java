@@ -81,7 +81,10 @@ class AcquirePipelineTest {
 
     /** A decision on a limiter whose stored config the test wrote (the declared one is used only for a new one). */
     private static CompletableFuture<AcquireScript.Reply> acquire(AcquirePipeline pipeline, String name, long permits) {
-        return pipeline.acquire(name, permits, DECLARED, AcquireScript.ConfigCheck.NONE);
+        AcquireCall call = new AcquireCall(name, permits, DECLARED, AcquireScript.ConfigCheck.NONE,
+                new CompletableFuture<>());
+        pipeline.acquire(call);
+        return call.result();
     }
 
     /** 0 when granted, else the milliseconds until the permits can be free. */
