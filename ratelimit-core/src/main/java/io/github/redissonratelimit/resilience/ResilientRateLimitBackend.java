@@ -150,8 +150,9 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
         Duration retryAfter = circuit.breaker().remainingOpenDuration();
         return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + on(circuit) + " is skipped for "
-                        + retryAfter.toMillis() + "ms more after repeated failures", circuit.lastFailure()));
+                Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + OutageLog.on(circuit)
+                        + " is skipped for " + retryAfter.toMillis() + "ms more after repeated failures",
+                circuit.lastFailure()));
     }
 
     private CompletableFuture<Decision> within(String limiterName, MasterCircuit circuit,
@@ -180,7 +181,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         if (circuit.breaker().state() != CircuitState.CLOSED) {
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
                     Reason.CIRCUIT_OPEN, max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
-                    "Redis" + on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
+                    "Redis" + OutageLog.on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
         }
         CompletableFuture<T> pending;
         try {
@@ -221,7 +222,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         circuit.failed(error);
         listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
-            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
+            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + OutageLog.describe(error)));
         }
         breaker.onFailure();
         throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
@@ -232,25 +233,11 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         return new RateLimitBackendUnavailableException(limiterName, reason,
                 max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
                 reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
-                        : describe(error), error);
+                        : OutageLog.describe(error), error);
     }
 
     private void stateChanged(MasterCircuit circuit, CircuitState from, CircuitState to) {
-        String redis = "Redis" + on(circuit);
-        if (to == CircuitState.OPEN && from == CircuitState.CLOSED) {
-            boolean single = isSingle(circuit);
-            logger.warn(redis + " failed " + circuit.breaker().failureThreshold() + " rate limit decisions in a row "
-                    + "(last: " + LogSafe.text(describe(circuit.lastFailure())) + "); skipping " + (single ? "Redis" : "it")
-                    + " for " + circuit.breaker().openDuration().toMillis() + "ms at a time until it answers again. "
-                    + "Meanwhile each limit " + (single ? "" : "whose keys it holds ")
-                    + "applies its on-backend-error policy (local, allow or deny).");
-        }
-        else if (to == CircuitState.CLOSED) {
-            logger.info(redis + " answers rate limit decisions again; limits apply normally.");
-        }
-        else if (logger.isDebugEnabled()) {
-            logger.debug("Rate limit circuit of " + circuit.master() + " " + from + " -> " + to);
-        }
+        OutageLog.circuitChanged(circuit, from, to);
         listeners.get().forEach(listener -> listener.onCircuitStateChange(circuit.master(), from, to));
     }
 
@@ -292,24 +279,6 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     @Override
     public RateLimitBackend getDelegate() {
         return delegate;
-    }
-
-    private static String on(MasterCircuit circuit) {
-        return isSingle(circuit) ? "" : " master " + circuit.master();
-    }
-
-    private static boolean isSingle(MasterCircuit circuit) {
-        return MasterLocator.SINGLE_MASTER.equals(circuit.master());
-    }
-
-    private static String describe(Throwable error) {
-        if (error == null) {
-            return "none";
-        }
-        if (error instanceof TimeoutException) {
-            return "no answer within the deadline";
-        }
-        return error.getClass().getSimpleName() + ": " + error.getMessage();
     }
 
     private static RuntimeException rethrow(Throwable error) {
