@@ -31,10 +31,10 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
@@ -270,11 +270,9 @@ abstract class AbstractRateLimitBehaviourTest {
 
         CommandStats before = redis().commandStats();
         for (int call = 0; call < 8; call++) {
-            List<java.util.concurrent.CompletableFuture<Decision>> decisions;
-            try (SameCallAcquires together = SameCallAcquires.open()) {
-                decisions = List.of(backend.acquire(user, three, 1).toCompletableFuture(),
-                        backend.acquire(region, FIVE_PER_MINUTE, 1).toCompletableFuture());
-            }
+            List<java.util.concurrent.CompletableFuture<Decision>> decisions = backend.acquireAll(List.of(
+                    AcquireRequest.of(user, three, 1), AcquireRequest.of(region, FIVE_PER_MINUTE, 1))).stream()
+                    .map(stage -> stage.toCompletableFuture()).toList();
             Decision userDecision = decisions.get(0).join();
             Decision regionDecision = decisions.get(1).join();
             assertThat(userDecision.allowed()).as("user, call %d", call).isEqualTo(call < 3);

@@ -64,6 +64,25 @@ final class FutureRateLimiting {
         };
         CompletableFuture<Acquisition> acquired = support.acquire(calls).toCompletableFuture();
         Executor runOn = executor.get();
-        return runOn == null ? acquired.thenComposeAsync(afterAcquire) : acquired.thenComposeAsync(afterAcquire, runOn);
+        CompletableFuture<Object> result = runOn == null ? acquired.thenComposeAsync(afterAcquire)
+                : acquired.thenComposeAsync(afterAcquire, runOn);
+        if (waits(calls)) {
+            // a caller who cancels the call before its permits are taken ends their wait
+            result.whenComplete((value, ex) -> {
+                if (result.isCancelled()) {
+                    acquired.cancel(false);
+                }
+            });
+        }
+        return result;
+    }
+
+    private static boolean waits(List<LimitCall> calls) {
+        for (LimitCall call : calls) {
+            if (call.waits()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

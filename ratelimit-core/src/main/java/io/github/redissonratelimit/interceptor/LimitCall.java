@@ -14,6 +14,11 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
  */
 record LimitCall(RateLimitOperation operation, String key, String limiterName, long permits) {
 
+    /** Whether the limit waits for permits that are not free yet (its wait timeout; never in shadow mode). */
+    boolean waits() {
+        return !operation.shadow() && !operation.waitTimeout().isZero();
+    }
+
     /** @param local whether the local outage policy made the decision in memory, without Redis */
     RateLimitOutcome outcome(Decision decision, long startNanos, boolean local) {
         Result result = local ? (decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED)

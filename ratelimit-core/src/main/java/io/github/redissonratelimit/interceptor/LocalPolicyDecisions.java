@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -26,13 +27,25 @@ final class LocalPolicyDecisions {
      */
     static CompletionStage<Decision> ask(LocalFallback fallback, LimitCall call, Supplier<CompletionStage<Decision>> redis,
             boolean[] local, int index) {
-        RateLimitOperation operation = call.operation();
-        Decision before = fallback.rejectionBeforeRedis(call.limiterName(), operation.spec(), call.permits());
-        if (before != null) {
-            local[index] = true;
-            return CompletableFuture.completedFuture(before);
+        CompletionStage<Decision> before = rejectionBeforeRedis(fallback, call, local, index);
+        return before != null ? before : afterRedis(fallback, call, redis.get().toCompletableFuture(), local, index);
+    }
+
+    /** The share's rejection while Redis does not know the grants made in memory (marked local); null: ask Redis. */
+    static CompletionStage<Decision> rejectionBeforeRedis(LocalFallback fallback, LimitCall call, boolean[] local,
+            int index) {
+        Decision before = fallback.rejectionBeforeRedis(call.limiterName(), call.operation().spec(), call.permits());
+        if (before == null) {
+            return null;
         }
-        CompletableFuture<Decision> asked = redis.get().toCompletableFuture();
+        local[index] = true;
+        return CompletableFuture.completedFuture(before);
+    }
+
+    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory (marked local). */
+    static CompletionStage<Decision> afterRedis(LocalFallback fallback, LimitCall call, CompletableFuture<Decision> asked,
+            boolean[] local, int index) {
+        RateLimitOperation operation = call.operation();
         if (asked.isDone() && !asked.isCompletedExceptionally()) {
             // answered already (e.g. a rejection from memory): no stage of its own; a remembered rejection is not a
             // new answer of Redis, whose answer behind it was recorded when it came
@@ -45,18 +58,27 @@ final class LocalPolicyDecisions {
             }
             return asked;
         }
-        return asked.handle((decision, ex) -> {
+        CompletableFuture<Decision> decided = asked.handle((decision, ex) -> {
             if (ex == null) {
                 seenByRedis(fallback, call, decision);
                 return decision;
             }
-            Throwable error = RateLimitAspectSupport.unwrap(ex);
+            Throwable error = Completions.unwrap(ex);
             if (error instanceof RateLimitBackendUnavailableException) {
                 local[index] = true;
                 return fallback.decide(call.limiterName(), operation.spec(), call.permits());
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });
+        if (call.waits()) {
+            // a caller who stops waiting for the decision stops the wait for permits behind it
+            decided.whenComplete((decision, ex) -> {
+                if (decided.isCancelled()) {
+                    asked.cancel(false);
+                }
+            });
+        }
+        return decided;
     }
 
     private static void seenByRedis(LocalFallback fallback, LimitCall call, Decision decision) {

@@ -1,17 +1,14 @@
 package io.github.redissonratelimit.interceptor;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -22,11 +19,9 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
-import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
-import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -51,11 +46,8 @@ abstract class RateLimitAspectSupport {
 
     private final RateLimitOperationSource operationSource;
     private final LimiterNaming naming;
-    private final SingletonSupplier<RateLimitBackend> backend;
-    private final Map<Duration, RateLimitBackend> waitingBackends = new ConcurrentHashMap<>();
+    private final DecisionStack stack;
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
-    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
-    private volatile LocalFallback localFallback = new LocalFallback(InstanceCount.fixed(1, 0), 10_000);
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
     private volatile LimitOverrides overrides = new LimitOverrides();
@@ -64,8 +56,9 @@ abstract class RateLimitAspectSupport {
             Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
         this.naming = naming;
-        this.backend = SingletonSupplier.of(backend::get);
-        this.refunds = new Refunds(this.backend);
+        SingletonSupplier<RateLimitBackend> deciding = SingletonSupplier.of(backend::get);
+        this.stack = new DecisionStack(deciding);
+        this.refunds = new Refunds(deciding);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -88,15 +81,11 @@ abstract class RateLimitAspectSupport {
      * memory ({@link #setLocalFallback}), {@code ALLOW} runs it, {@code DENY} rethrows the exception.
      */
     public void setDefaultBackendErrorPolicy(BackendErrorPolicy policy) {
-        if (policy == null || policy == BackendErrorPolicy.DEFAULT) {
-            throw new IllegalArgumentException("The default backend error policy must be LOCAL, ALLOW or DENY but was "
-                    + policy);
-        }
-        this.defaultBackendErrorPolicy = policy;
+        stack.setDefaultBackendErrorPolicy(policy);
     }
 
     public BackendErrorPolicy getDefaultBackendErrorPolicy() {
-        return defaultBackendErrorPolicy;
+        return stack.getDefaultBackendErrorPolicy();
     }
 
     /**
@@ -104,11 +93,11 @@ abstract class RateLimitAspectSupport {
      * instance takes the whole rate for itself (one instance counted).
      */
     public void setLocalFallback(LocalFallback localFallback) {
-        this.localFallback = Objects.requireNonNull(localFallback, "localFallback");
+        stack.setLocalFallback(localFallback);
     }
 
     public LocalFallback getLocalFallback() {
-        return localFallback;
+        return stack.getLocalFallback();
     }
 
     /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
@@ -145,13 +134,13 @@ abstract class RateLimitAspectSupport {
      * with the acquisition (its errors recorded in it); listeners are not told yet (see {@link #notifyListeners}),
      * so that the caller tells them on its own thread.
      *
-     * <p>The limits are asked at once, not one after the other, so that their commands share a pipeline and a
-     * call pays one round trip however many limits it has; they are asked inside a {@link SameCallAcquires} scope,
-     * so that the Redis backend can decide them in one script call. Their answers are then read in declaration order,
-     * which gives the same outcome as asking in turn: the first limit that rejects (or whose failure ends the
-     * call) decides, the limits after it are not reported, and whatever they granted is given back. A limit
-     * whose answer is already known when it is asked (a rejection from memory) stops the asking there, as the
-     * sequential order would.
+     * <p>The limits are asked at once, not one after the other, as one batch of the backend
+     * ({@link io.github.redissonratelimit.limiter.RateLimitBackend#acquireAll}), so that the Redis backend decides
+     * them in one script call and a call pays one round trip however many limits it has. Their answers are then read
+     * in declaration order, which gives the same outcome as asking in turn: the first limit that rejects (or whose
+     * failure ends the call) decides, the limits after it are not reported, and whatever they granted is given back.
+     * A limit whose answer is already known when it is asked (a rejection from memory) stops the asking there, as
+     * the sequential order would; if that answer lets the call go on after all, the rest are asked then.
      */
     CompletionStage<Acquisition> acquire(List<LimitCall> calls) {
         Acquisition acquisition = new Acquisition(calls);
@@ -162,25 +151,22 @@ abstract class RateLimitAspectSupport {
         boolean[] local = new boolean[count];
         int asked = 0;
         boolean pending = false;
-        // one limit has nothing to send with: no scope, so that single-limit calls pay nothing for it
-        SameCallAcquires together = count > 1 ? SameCallAcquires.open() : null;
-        try {
-            while (asked < count) {
-                LimitCall call = calls.get(asked);
-                starts[asked] = System.nanoTime();
-                CompletableFuture<Decision> decision = start(call, local, asked).toCompletableFuture();
-                decisions[asked++] = decision;
-                if (!decision.isDone()) {
-                    pending = true;
-                }
-                else if (!goesOn(call, decision)) {
-                    break;
-                }
-            }
+        if (count == 1) {
+            // one limit has nothing to send with: no batch, so that single-limit calls pay nothing for it
+            starts[0] = System.nanoTime();
+            decisions[asked++] = stack.decide(calls.get(0), local, 0).toCompletableFuture();
+            pending = !decisions[0].isDone();
         }
-        finally {
-            if (together != null) {
-                together.close();
+        while (asked < count) {
+            long start = System.nanoTime();
+            for (CompletionStage<Decision> stage : stack.decideAll(calls, asked, local)) {
+                starts[asked] = start;
+                decisions[asked] = stage.toCompletableFuture();
+                pending |= !decisions[asked++].isDone();
+            }
+            CompletableFuture<Decision> last = decisions[asked - 1];
+            if (asked < count && last.isDone() && !goesOn(calls.get(asked - 1), last)) {
+                break;
             }
         }
         if (!pending) {
@@ -188,8 +174,10 @@ abstract class RateLimitAspectSupport {
         }
         int settled = asked;
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
-        return all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local, settled))
-                .thenCompose(Function.identity());
+        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local,
+                settled)).thenCompose(Function.identity());
+        DecisionStack.endWaitsWhenCancelled(result, calls, decisions, settled);
+        return result;
     }
 
     /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
@@ -215,7 +203,7 @@ abstract class RateLimitAspectSupport {
                 decided = true;
             }
         }
-        return refunds.refund(acquisition, localFallback);
+        return refunds.refund(acquisition, stack.getLocalFallback());
     }
 
     /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
@@ -224,26 +212,7 @@ abstract class RateLimitAspectSupport {
             return made.join().allowed() || call.operation().shadow();
         }
         catch (CompletionException | CancellationException ex) {
-            return passesWithout(call, unwrap(ex));
-        }
-    }
-
-    /** Asks the backend; under the {@code LOCAL} outage policy through the local fallback, marking its decisions. */
-    private CompletionStage<Decision> start(LimitCall call, boolean[] local, int index) {
-        RateLimitOperation operation = call.operation();
-        if (operation.shadow() || policyOf(operation) != BackendErrorPolicy.LOCAL) {
-            return ask(call);
-        }
-        return LocalPolicyDecisions.ask(localFallback, call, () -> ask(call), local, index);
-    }
-
-    private CompletionStage<Decision> ask(LimitCall call) {
-        RateLimitOperation operation = call.operation();
-        try {
-            return backendFor(operation).acquire(call.limiterName(), operation.spec(), call.permits());
-        }
-        catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
+            return passesWithout(call, Completions.unwrap(ex));
         }
     }
 
@@ -256,7 +225,7 @@ abstract class RateLimitAspectSupport {
             }
             return acquisition.decided(call, decision, start, local);
         }
-        Throwable error = unwrap(ex);
+        Throwable error = Completions.unwrap(ex);
         if (passesWithout(call, error)) {
             acquisition.passed(call, error, start);
             return true;
@@ -275,19 +244,7 @@ abstract class RateLimitAspectSupport {
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
-        return policyOf(operation) == BackendErrorPolicy.DENY;
-    }
-
-    private BackendErrorPolicy policyOf(RateLimitOperation operation) {
-        BackendErrorPolicy policy = operation.backendErrorPolicy();
-        return policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy;
-    }
-
-    private RateLimitBackend backendFor(RateLimitOperation operation) {
-        RateLimitBackend deciding = backend.obtain();
-        Duration maxWait = operation.waitTimeout();
-        return maxWait.isZero() || operation.shadow() ? deciding
-                : waitingBackends.computeIfAbsent(maxWait, wait -> new WaitingRateLimitBackend(deciding, wait));
+        return stack.policyOf(operation) == BackendErrorPolicy.DENY;
     }
 
     /** The fallback's result for a rejected call, or the rejection thrown. */
@@ -323,9 +280,5 @@ abstract class RateLimitAspectSupport {
         catch (RuntimeException ex) {
             logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
         }
-    }
-
-    static Throwable unwrap(Throwable ex) {
-        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
     }
 }

@@ -19,6 +19,7 @@ import org.springframework.util.ClassUtils;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
@@ -30,7 +31,8 @@ import io.github.redissonratelimit.redis.LimiterNaming;
  * path ({@link RateLimitAspectSupport}):
  *
  * <ul>
- * <li>blocking methods wait for it on the calling thread (one Redis round trip per limit);</li>
+ * <li>blocking methods wait for it on the calling thread: one Redis round trip per call, however many limits it
+ * has (they are decided together, in one script call where their keys may share one);</li>
  * <li>methods returning {@code CompletableFuture} or {@code CompletionStage} return at once, and run on the
  * {@linkplain #setAsyncExecutor async executor} once their permits are taken (never on a Redis event loop
  * thread);</li>
@@ -139,7 +141,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
             return pending.get();
         }
         catch (ExecutionException ex) {
-            throw unwrap(ex.getCause());
+            throw Completions.unwrap(ex);
         }
         catch (InterruptedException ex) {
             pending.cancel(false);

@@ -9,6 +9,7 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 
@@ -54,7 +55,7 @@ final class Refunds {
             }
             refunds[i] = refund.handle((ignored, ex) -> {
                 if (ex != null) {
-                    refundFailed(grant, RateLimitAspectSupport.unwrap(ex), acquisition);
+                    refundFailed(grant, Completions.unwrap(ex), acquisition);
                 }
                 else {
                     acquisition.refunded(grant);

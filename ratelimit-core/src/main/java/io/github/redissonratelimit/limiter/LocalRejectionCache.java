@@ -2,6 +2,7 @@ package io.github.redissonratelimit.limiter;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,7 @@ import com.github.benmanes.caffeine.cache.Policy;
  *
  * <p>Memory is bounded: at most {@code maxEntries} limiters are remembered, each only until its deadline.
  */
-public final class LocalRejectionCache implements DelegatingRateLimitBackend {
+public final class LocalRejectionCache implements DelegatingRateLimitBackend, LimiterMemory {
 
     private final RateLimitBackend delegate;
     private final Cache<String, Rejection> rejections;
@@ -75,14 +76,47 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend {
     /** A known rejection is answered at once; anything else goes to the delegate, whose rejections are remembered. */
     @Override
     public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        long now = clock.millis();
+        CompletionStage<Decision> known = knownRejection(limiterName, spec, permits, now);
+        return known != null ? known : remembering(delegate.acquire(limiterName, spec, permits), limiterName, spec,
+                permits, now);
+    }
+
+    /** Like {@link #acquire}, each request in turn; those not known go to the delegate together. */
+    @Override
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        long now = clock.millis();
+        return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
+
+            @Override
+            public CompletionStage<Decision> answer(int index) {
+                AcquireRequest request = requests.get(index);
+                return knownRejection(request.limiterName(), request.spec(), request.permits(), now);
+            }
+
+            @Override
+            public CompletionStage<Decision> after(int index, CompletionStage<Decision> asked) {
+                AcquireRequest request = requests.get(index);
+                return remembering(asked, request.limiterName(), request.spec(), request.permits(), now);
+            }
+        }, (request, index) -> { });
+    }
+
+    /** The rejection remembered for the request, answered from memory; null when Redis must be asked. */
+    private CompletionStage<Decision> knownRejection(String limiterName, LimitSpec spec, long permits, long now) {
         // quietly: the lookup runs on every call, and entries live too briefly for read recency to matter
         Rejection known = policy.getIfPresentQuietly(limiterName);
-        long now = clock.millis();
         if (known != null && permits >= known.permits() && now < known.untilMillis() && spec.equals(known.spec())) {
             localRejections.increment();
             return CompletableFuture.completedFuture(Decision.reject(Duration.ofMillis(known.untilMillis() - now)));
         }
-        return delegate.acquire(limiterName, spec, permits).thenApply(decision -> {
+        return null;
+    }
+
+    /** The delegate's answer, its rejection (or a grant of the last permit) remembered from {@code now} on. */
+    private CompletionStage<Decision> remembering(CompletionStage<Decision> asked, String limiterName, LimitSpec spec,
+            long permits, long now) {
+        return asked.thenApply(decision -> {
             if (!decision.allowed()) {
                 remember(limiterName, spec, permits, now + decision.retryAfter().toMillis());
             }
@@ -132,6 +166,7 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend {
      * Forgets what this JVM knows about every limiter whose name {@code limiterNames} accepts, for when they were
      * reset or their limit changed ({@code RateLimiters.reset}, {@code RateLimiters.override}).
      */
+    @Override
     public void forget(Predicate<String> limiterNames) {
         rejections.asMap().keySet().removeIf(limiterNames);
     }

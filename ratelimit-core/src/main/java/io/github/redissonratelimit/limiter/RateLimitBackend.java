@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -15,9 +16,10 @@ import java.util.concurrent.CompletionStage;
  * A stage fails with the backend's exception, never wrapped in a {@code CompletionException} by the backend
  * itself.
  *
- * <p>The limits of one call with several are asked inside a {@link SameCallAcquires} scope: a backend may send them
- * together (the Redis backend decides them in one script call); a decorator keeps that possible by asking its
- * delegate on the caller's thread, as the decorators of this package do.
+ * <p>The limits of one call with several are asked together, in order, through {@link #acquireAll}: a backend may
+ * send them together (the Redis backend decides them in one script call); a decorator keeps that possible by
+ * overriding {@link #acquireAll} and passing its delegate the requests it does not answer itself, in one batch
+ * (see {@link AcquireBatch#decorate}), as the decorators of this library do.
  */
 public interface RateLimitBackend {
 
@@ -26,6 +28,17 @@ public interface RateLimitBackend {
      * created with {@code spec} when it does not exist yet.
      */
     CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits);
+
+    /**
+     * Decides the limits of one call, in order, each as {@link #acquire} would, and may send them together. Returns
+     * the stages of the requests asked, in order: all of them, or fewer when the answer of one was known at once and
+     * may end the call ({@link AcquireBatch#mayEndTheCall}); the requests after it were not asked, and the caller
+     * asks them again if that answer did not end the call. The default asks one after the other through
+     * {@link #acquire}.
+     */
+    default List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        return AcquireBatch.oneByOne(this, requests);
+    }
 
     /**
      * Gives back {@code permits} that a call took and did not use (a later limit of the same call rejected it).

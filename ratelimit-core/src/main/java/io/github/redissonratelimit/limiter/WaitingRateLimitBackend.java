@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  * comes back after it, and retries on the time until the oldest grant expires even when that grant does not
  * free enough permits. Here each retry waits for the time the rejected attempt answered for the permits
  * actually asked for.
+ *
+ * <p>A caller that stops waiting (a cancelled future, an interrupted thread, a cancelled subscription) ends the
+ * wait: no further attempt is made, and a grant an attempt under way makes anyway is given back.
  */
 public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend {
 
@@ -34,21 +37,75 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
         this.maxWaitNanos = maxWait.toNanos();
     }
 
+    /**
+     * The permits, taken within {@code maxWait}. Cancelling the returned future ends the wait: no attempt is made
+     * after it, and a grant that an attempt already under way makes afterwards is given back, so that a caller who
+     * is gone never holds permits.
+     */
     @Override
-    public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
-        return attempt(limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
+    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        attempt(result, limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
+        return result;
     }
 
-    private CompletionStage<Decision> attempt(String limiterName, LimitSpec spec, long permits, long deadline) {
-        return delegate.acquire(limiterName, spec, permits).thenCompose(decision -> {
+    private void attempt(CompletableFuture<Decision> result, String limiterName, LimitSpec spec, long permits,
+            long deadline) {
+        if (result.isDone()) {
+            return; // the caller gave up while this attempt waited for its turn
+        }
+        CompletionStage<Decision> asked;
+        try {
+            asked = delegate.acquire(limiterName, spec, permits);
+        }
+        catch (RuntimeException ex) {
+            result.completeExceptionally(ex);
+            return;
+        }
+        answered(asked, result, limiterName, spec, permits, deadline);
+    }
+
+    /**
+     * The permits, taken within {@code maxWait}, of a request whose first attempt {@code first} was already sent
+     * (with the other limits of its call): waits after its rejection, and asks the delegate again, as
+     * {@link #acquire} does.
+     */
+    public CompletableFuture<Decision> acquireAfter(CompletionStage<Decision> first, String limiterName, LimitSpec spec,
+            long permits) {
+        CompletableFuture<Decision> result = new CompletableFuture<>();
+        answered(first, result, limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
+        return result;
+    }
+
+    private void answered(CompletionStage<Decision> asked, CompletableFuture<Decision> result, String limiterName,
+            LimitSpec spec, long permits, long deadline) {
+        asked.whenComplete((decision, ex) -> {
+            if (ex != null) {
+                result.completeExceptionally(Completions.unwrap(ex));
+                return;
+            }
             long pause = pauseMillis(decision, deadline);
             if (pause < 0) {
-                return CompletableFuture.completedFuture(decision);
+                if (!result.complete(decision) && decision.allowed()) {
+                    giveBack(limiterName, spec, permits);
+                }
+                return;
             }
-            Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS);
-            return CompletableFuture.runAsync(() -> { }, later)
-                    .thenCompose(ignored -> attempt(limiterName, spec, permits, deadline));
+            if (!result.isDone()) {
+                Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS);
+                later.execute(() -> attempt(result, limiterName, spec, permits, deadline));
+            }
         });
+    }
+
+    /** A grant made for a caller who is gone goes back at once; if that fails, it returns when it leaves the window. */
+    private void giveBack(String limiterName, LimitSpec spec, long permits) {
+        try {
+            delegate.release(limiterName, spec, permits);
+        }
+        catch (RuntimeException ex) {
+            // the grant leaves the window on its own
+        }
     }
 
     /** How long to pause before the next attempt, or -1 when the decision is final. */

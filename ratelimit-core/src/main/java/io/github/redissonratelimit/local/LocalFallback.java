@@ -16,6 +16,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 
 /**
  * The {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#LOCAL local} outage policy: while Redis
@@ -43,7 +44,7 @@ import io.github.redissonratelimit.limiter.LimitState;
  * <p>One WARN when this instance starts deciding without Redis, one INFO when Redis answers again after no local
  * decision was needed for a while ({@code quietPeriod}).
  */
-public final class LocalFallback {
+public final class LocalFallback implements LimiterMemory {
 
     private static final Log logger = LogFactory.getLog(LocalFallback.class);
 
@@ -170,6 +171,7 @@ public final class LocalFallback {
     }
 
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
+    @Override
     public void forget(Predicate<String> limiterNames) {
         windows.keySet().removeIf(limiterNames);
     }

@@ -14,7 +14,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * One {@code @RateLimit} as it applies to one method, validated and with its expressions parsed.
- * Built once per method by a {@link RateLimitOperationSource}, through a {@link Builder}.
+ * Built once per method by a {@link RateLimitOperationSource}, through a {@link RateLimitOperationBuilder}.
  */
 public final class RateLimitOperation {
 
@@ -36,7 +36,7 @@ public final class RateLimitOperation {
     private final boolean shadow;
     private final Tiers tiers;
 
-    private RateLimitOperation(Builder builder) {
+    RateLimitOperation(RateLimitOperationBuilder builder) {
         this.method = Objects.requireNonNull(builder.method, "method");
         this.name = Objects.requireNonNull(builder.name, "name");
         this.key = builder.key;
@@ -60,8 +60,8 @@ public final class RateLimitOperation {
      * An operation limiting {@code method} to {@code spec} under {@code name}: one permit a call, no key
      * expression, no waiting, no conditions and no fallback until set otherwise.
      */
-    public static Builder builder(String method, String name, LimitSpec spec) {
-        return new Builder(method, name, spec);
+    public static RateLimitOperationBuilder builder(String method, String name, LimitSpec spec) {
+        return new RateLimitOperationBuilder(method, name, spec);
     }
 
     /** The declared {@code name}, under which a policy may be configured; {@code null} when none was declared. */
@@ -198,10 +198,10 @@ public final class RateLimitOperation {
      * {@link #source()} ends with {@code +override}.
      */
     RateLimitOperation withLimit(LimitSpec spec, long permits) {
-        return new Builder(method, name, spec).key(key).permits(permits).message(message).policyName(policyName)
-                .source(source + "+override").backendErrorPolicy(backendErrorPolicy).displayName(displayName)
-                .waitTimeout(waitTimeout).condition(condition).skipIf(skipIf).fallback(fallback)
-                .cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
+        return new RateLimitOperationBuilder(method, name, spec).key(key).permits(permits).message(message)
+                .policyName(policyName).source(source + "+override").backendErrorPolicy(backendErrorPolicy)
+                .displayName(displayName).waitTimeout(waitTimeout).condition(condition).skipIf(skipIf)
+                .fallback(fallback).cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
     }
 
     @Override
@@ -211,120 +211,5 @@ public final class RateLimitOperation {
                 + (shadow ? ", shadow" : "")
                 + (waitTimeout.isZero() ? "" : ", waitTimeout=" + waitTimeout)
                 + (fallback == null ? "" : ", fallback=" + fallback) + ") on " + method;
-    }
-
-    /** Collects the values of one {@link RateLimitOperation}; {@link #build()} checks the required ones. */
-    public static final class Builder {
-
-        private final String method;
-        private final String name;
-        private final LimitSpec spec;
-        private KeyExpression key;
-        private long permits = 1;
-        private String message = "Too many requests";
-        private String policyName;
-        private String source = "annotation";
-        private BackendErrorPolicy backendErrorPolicy = BackendErrorPolicy.DEFAULT;
-        private String displayName;
-        private Duration waitTimeout = Duration.ZERO;
-        private ConditionExpression condition;
-        private ConditionExpression skipIf;
-        private FallbackMethod fallback;
-        private ValueExpression cost;
-        private boolean shadow;
-        private Tiers tiers;
-
-        private Builder(String method, String name, LimitSpec spec) {
-            this.method = method;
-            this.name = name;
-            this.spec = spec;
-        }
-
-        /** @param key evaluated per call; {@code null} (the default) makes one limit for the whole name */
-        public Builder key(KeyExpression key) {
-            this.key = key;
-            return this;
-        }
-
-        /** Permits one call takes; 1 unless set. */
-        public Builder permits(long permits) {
-            this.permits = permits;
-            return this;
-        }
-
-        /** The rejection's message; {@code Too many requests} unless set. */
-        public Builder message(String message) {
-            this.message = message;
-            return this;
-        }
-
-        /** @param policyName the declared {@code name}; {@code null} (the default) when none was declared */
-        public Builder policyName(String policyName) {
-            this.policyName = policyName;
-            return this;
-        }
-
-        /** Where the values came from, e.g. {@code annotation+defaults}; {@code annotation} unless set. */
-        public Builder source(String source) {
-            this.source = source;
-            return this;
-        }
-
-        public Builder backendErrorPolicy(BackendErrorPolicy backendErrorPolicy) {
-            this.backendErrorPolicy = backendErrorPolicy;
-            return this;
-        }
-
-        /** The short name clients see (HTTP headers); the name unless set. */
-        public Builder displayName(String displayName) {
-            this.displayName = displayName;
-            return this;
-        }
-
-        /** How long a call may wait for its permits; zero (the default) rejects at once. */
-        public Builder waitTimeout(Duration waitTimeout) {
-            this.waitTimeout = waitTimeout;
-            return this;
-        }
-
-        /** @param condition the limit applies only when true; may be null */
-        public Builder condition(ConditionExpression condition) {
-            this.condition = condition;
-            return this;
-        }
-
-        /** @param skipIf the limit does not apply when true; may be null */
-        public Builder skipIf(ConditionExpression skipIf) {
-            this.skipIf = skipIf;
-            return this;
-        }
-
-        /** @param fallback called instead of throwing on rejection; may be null */
-        public Builder fallback(FallbackMethod fallback) {
-            this.fallback = fallback;
-            return this;
-        }
-
-        /** @param cost computes the permits of each call instead of {@link #permits(long)}; may be null */
-        public Builder cost(ValueExpression cost) {
-            this.cost = cost;
-            return this;
-        }
-
-        /** @param shadow record decisions without ever rejecting; false unless set */
-        public Builder shadow(boolean shadow) {
-            this.shadow = shadow;
-            return this;
-        }
-
-        /** @param tiers the operations of the tiers, picked per call; may be null */
-        public Builder tiers(Tiers tiers) {
-            this.tiers = tiers;
-            return this;
-        }
-
-        public RateLimitOperation build() {
-            return new RateLimitOperation(this);
-        }
     }
 }

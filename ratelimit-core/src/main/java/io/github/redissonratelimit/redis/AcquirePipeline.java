@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -20,7 +19,6 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 
 /**
  * Sends {@link AcquireScript} calls to Redis, several at a time in one pipeline (a Redisson batch) when
@@ -31,9 +29,9 @@ import io.github.redissonratelimit.limiter.SameCallAcquires;
  * write. Alone, a call costs exactly what a plain script call costs; under concurrency, Redis and the
  * client read and write many calls per system call instead of one each, which is what their CPU goes to
  * (see {@code docs/performance.md}). Each call remains its own script call, answered on its own, except the
- * decisions of one rate limited call: made inside a {@link SameCallAcquires} scope, they are held until it closes and
- * then sent together, those whose limiters' keys share a slot (all of them, off a Redis Cluster) as one
- * {@code acquire-many.lua} call ({@link AcquireCommands}), which decides each as its own call would.
+ * decisions of one rate limited call ({@link #acquireTogether}): those whose limiters' keys share a slot (all of
+ * them, off a Redis Cluster) go as one {@code acquire-many.lua} call ({@link AcquireCommands}), which decides each
+ * as its own call would.
  *
  * <p>A send occupies its slot until Redis answered or every caller in it gave up (cancelled its future,
  * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
@@ -56,19 +54,10 @@ final class AcquirePipeline {
     private final RScript direct;
     private final UnaryOperator<String> masterOf;
     private final ConcurrentMap<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final LongAdder sends = new LongAdder();
-    /** Made once: a method reference per call would be an allocation per call. */
-    private final Consumer<List<AcquireCall>> sendHeld = this::sendHeld;
 
     /**
      * @param maxInFlight sends that may wait for Redis at once; 0 sends every call on its own at once
      * @param maxBatchSize most calls in one send
-     */
-    AcquirePipeline(RedissonClient redisson, AcquireScript script, int maxInFlight, int maxBatchSize) {
-        this(redisson, script, maxInFlight, maxBatchSize, limiterName -> "", false);
-    }
-
-    /**
      * @param masterOf the master a limiter's calls go to: calls of different masters never share a send slot
      * @param cluster whether Redis is a Redis Cluster, where only limiters of one slot share a script call
      */
@@ -87,24 +76,32 @@ final class AcquirePipeline {
         this.masterOf = masterOf;
     }
 
+    /** Sends one decision (or queues it for the next pipeline); {@code call}'s result completes with Redis's answer. */
+    void acquire(AcquireCall call) {
+        dispatch(call);
+    }
+
     /**
-     * Takes {@code permits} from the limiter, declared as {@code spec}; {@code check} says what to make of its stored
-     * config. Inside a {@link SameCallAcquires} scope the call is held until the scope closes, then sent with the
-     * other decisions of the same rate limited call.
+     * Sends the decisions of one rate limited call: those whose keys share a slot (all of them, off a Redis
+     * Cluster) as one group, which a lane queues and sends as one script call.
      */
-    CompletableFuture<AcquireScript.Reply> acquire(String limiterName, long permits, LimitSpec spec,
-            AcquireScript.ConfigCheck check) {
-        AcquireCall call = new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
-        if (!SameCallAcquires.hold(this, call, sendHeld)) {
-            dispatch(call);
+    void acquireTogether(List<AcquireCall> calls) {
+        try {
+            if (calls.size() == 1) {
+                dispatch(calls.get(0));
+                return;
+            }
+            SlotGroups.of(calls, cluster).forEach(this::dispatch);
         }
-        return call.result();
+        catch (RuntimeException | Error ex) {
+            // no call may be left unanswered
+            calls.forEach(call -> call.result().completeExceptionally(ex));
+        }
     }
 
     /** Queues one call or group (or sends it at once without pipelining); the lane sends it when it can. */
     private void dispatch(QueuedAcquire queued) {
         if (maxInFlight == 0) {
-            sends.increment();
             commands.send(direct, queued);
             return;
         }
@@ -117,24 +114,6 @@ final class AcquirePipeline {
         String master = masterOf.apply(limiterName);
         Lane lane = lanes.get(master);
         return lane != null ? lane : lanes.computeIfAbsent(master, ignored -> new Lane());
-    }
-
-    /**
-     * The decisions of one rate limited call, held while its limits were asked: those whose keys share a slot go as
-     * one group, which a lane queues and sends as one.
-     */
-    private void sendHeld(List<AcquireCall> held) {
-        try {
-            if (held.size() == 1) {
-                dispatch(held.get(0));
-                return;
-            }
-            SlotGroups.of(held, cluster).forEach(this::dispatch);
-        }
-        catch (RuntimeException | Error ex) {
-            // the scope closing must not throw into the caller's loop, nor leave a held call unanswered
-            held.forEach(call -> call.result().completeExceptionally(ex));
-        }
     }
 
     /** One master's queue and sends in flight. */
@@ -177,7 +156,6 @@ final class AcquirePipeline {
         }
 
         private void sendAll(List<QueuedAcquire> taken) {
-            sends.increment();
             int calls = 0;
             for (QueuedAcquire queued : taken) {
                 calls += queued.size();
@@ -230,10 +208,5 @@ final class AcquirePipeline {
                 }
             }
         }
-    }
-
-    /** Round trips made so far: single calls and pipelines. */
-    long sends() {
-        return sends.sum();
     }
 }

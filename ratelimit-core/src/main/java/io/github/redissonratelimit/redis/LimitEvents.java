@@ -20,6 +20,7 @@ import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 
 /**
  * The writes of {@link RateLimiters}, told to every instance on the topic {@code <prefix>%events}: each drops what
@@ -40,13 +41,13 @@ final class LimitEvents {
 
     private final String channel;
     private final RTopic topic;
-    private final LocalLimiterMemory memory;
+    private final LimiterMemory memory;
     private final StoredOverrides overrides;
     private final Map<String, Confirmations> pending = new ConcurrentHashMap<>();
     private volatile Integer listenerId;
     private volatile Integer statusListenerId;
 
-    LimitEvents(RedissonClient redisson, LimiterNaming naming, LocalLimiterMemory memory, StoredOverrides overrides) {
+    LimitEvents(RedissonClient redisson, LimiterNaming naming, LimiterMemory memory, StoredOverrides overrides) {
         this.channel = naming.prefix() + "%events";
         this.topic = redisson.getTopic(channel, StringCodec.INSTANCE);
         this.memory = memory;

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.redis;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,9 +20,13 @@ import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
+import io.github.redissonratelimit.limiter.AcquireBatch;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.MasterLocator;
 
@@ -34,7 +39,7 @@ import io.github.redissonratelimit.resilience.MasterLocator;
  * declared with another spec, e.g. under a runtime override) it also compares the stored config with the
  * declared one and applies the {@link ConfigChangePolicy}. The reply carries the permits left, so rate limit
  * headers cost nothing more. Concurrent decisions share pipelines ({@link AcquirePipeline}); the limits of one call
- * asked inside a {@link io.github.redissonratelimit.limiter.SameCallAcquires} scope are decided in one script call
+ * asked together ({@link #acquireAll}) are decided in one script call
  * when their keys may share one (always off a Redis Cluster; on one, when they hash to the same slot). Grants are stamped
  * with Redis's clock ({@code TIME} inside the script) unless {@link BackendOptions#clock()} says
  * {@link LimiterClock#CLIENT}.
@@ -48,7 +53,7 @@ import io.github.redissonratelimit.resilience.MasterLocator;
  * <p>The operations send their commands without blocking: their results complete on Redisson's event loop
  * threads.
  */
-public final class RedissonRateLimitBackend implements RateLimitBackend, MasterLocator {
+public final class RedissonRateLimitBackend implements RateLimitBackend, MasterLocator, LimiterMemory {
 
     private static final Log logger = LogFactory.getLog(RedissonRateLimitBackend.class);
 
@@ -103,24 +108,58 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return decide(limiterName, spec, permits);
     }
 
+    /**
+     * Decides the limits of one call: those whose keys may share a script call (all of them off a Redis Cluster;
+     * on one, those of one slot) in one script call, each as {@link #acquire} would decide it. Cancelling a
+     * returned future cancels that decision as {@link #acquire}'s does.
+     */
+    @Override
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        if (requests.size() < 2 || (clusterMasters != null && !clusterMasters.firstMap().isDone())) {
+            return AcquireBatch.oneByOne(this, requests);
+        }
+        List<AcquireCall> calls = new ArrayList<>(requests.size());
+        List<CompletionStage<Decision>> decisions = new ArrayList<>(requests.size());
+        for (AcquireRequest request : requests) {
+            AcquireCall call = call(request.limiterName(), request.spec(), request.permits());
+            calls.add(call);
+            decisions.add(decision(call));
+        }
+        pipeline.acquireTogether(calls);
+        return decisions;
+    }
+
     private CompletableFuture<Decision> decide(String limiterName, LimitSpec spec, long permits) {
+        AcquireCall call = call(limiterName, spec, permits);
+        pipeline.acquire(call);
+        return decision(call);
+    }
+
+    private AcquireCall call(String limiterName, LimitSpec spec, long permits) {
         // a spec other than the one checked last (another tier, a limit overridden at runtime) is checked again, so
         // that the script applies the change under ratelimit.on-config-change as it does for a redeployed limit
         boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
-        CompletableFuture<AcquireScript.Reply> reply = pipeline.acquire(limiterName, permits, spec, check);
+        return new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
+    }
+
+    /** The call's decision once Redis answered; cancelling it cancels the call. */
+    private CompletableFuture<Decision> decision(AcquireCall call) {
+        CompletableFuture<AcquireScript.Reply> reply = call.result();
+        boolean firstSight = call.check() != AcquireScript.ConfigCheck.NONE;
         CompletableFuture<Decision> decision = reply.handle((answer, ex) -> {
             if (ex != null) {
                 if (clusterMasters != null) {
                     clusterMasters.onFailure();
                 }
-                throw new CompletionException(unwrap(ex));
+                throw new CompletionException(Completions.unwrap(ex));
             }
             if (firstSight) {
-                checked.put(limiterName, spec);
+                checked.put(call.limiterName(), call.spec());
                 if (answer.storedBefore() != null) {
-                    report(limiterName, answer.storedBefore(), StoredConfig.declared(spec, options), options.onConfigChange());
+                    report(call.limiterName(), answer.storedBefore(), StoredConfig.declared(call.spec(), options),
+                            options.onConfigChange());
                 }
             }
             return answer.decision();
@@ -148,6 +187,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      * Forgets which of the limiters {@code limiterNames} accepts this JVM has compared with their stored config,
      * so that the next decision of each compares again (after a reset, whose keys are gone).
      */
+    @Override
     public void forget(Predicate<String> limiterNames) {
         checked.asMap().keySet().removeIf(limiterNames);
     }
@@ -190,10 +230,6 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.REFUND.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture());
-    }
-
-    private static Throwable unwrap(Throwable ex) {
-        return ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex;
     }
 
     /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */

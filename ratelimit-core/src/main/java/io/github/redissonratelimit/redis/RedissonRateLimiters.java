@@ -13,10 +13,10 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.Completions;
+import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimitState;
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -38,9 +38,9 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
  * received it has confirmed, or after one second.</li>
  * </ul>
  *
- * <p>What each instance remembers is found by walking its backend through every {@link DelegatingRateLimitBackend}
- * (the flood shortcut's rejections, the checked configs of {@link RedissonRateLimitBackend}), and in the local outage
- * policy's grants ({@link #setLocalFallback}).
+ * <p>What each instance remembers of limiters is forgotten through its {@link LimiterMemories}, with which every
+ * in-memory store registers (the local rejection cache, the checked configs of {@link RedissonRateLimitBackend}, the
+ * local outage policy's grants).
  */
 public final class RedissonRateLimiters implements RateLimiters {
 
@@ -50,25 +50,28 @@ public final class RedissonRateLimiters implements RateLimiters {
     private final Supplier<DeclaredRateLimits> declared;
     private final LimitOverrides inForce;
     private final Supplier<? extends RateLimitBackend> backend;
-    private final LocalLimiterMemory memory;
+    private final LimiterMemories memory;
     private final StoredOverrides stored;
     private final LimitEvents events;
     private final LimiterResets resets;
     private final String actor;
+    private volatile ConfigChangePolicy onConfigChange = BackendOptions.DEFAULTS.onConfigChange();
 
     /**
      * @param declared the declared limits (read at each call: they are complete once the context has started)
      * @param overrides the overrides the interceptor applies, which this keeps as Redis says
-     * @param backend this instance's backend, walked for what it remembers of limiters
+     * @param backend this instance's backend, which reads the permits left
+     * @param memories what this instance remembers of limiters, forgotten with the limiters a reset deletes or an
+     * override changes
      */
     public RedissonRateLimiters(RedissonClient redisson, LimiterNaming naming, Supplier<DeclaredRateLimits> declared,
-            LimitOverrides overrides, Supplier<? extends RateLimitBackend> backend) {
+            LimitOverrides overrides, Supplier<? extends RateLimitBackend> backend, LimiterMemories memories) {
         Objects.requireNonNull(redisson, "redisson");
         this.naming = Objects.requireNonNull(naming, "naming");
         this.declared = Objects.requireNonNull(declared, "declared");
         this.inForce = Objects.requireNonNull(overrides, "overrides");
         this.backend = Objects.requireNonNull(backend, "backend");
-        this.memory = new LocalLimiterMemory(backend);
+        this.memory = Objects.requireNonNull(memories, "memories");
         this.stored = new StoredOverrides(redisson, naming, overrides, memory);
         this.events = new LimitEvents(redisson, naming, memory, stored);
         this.resets = new LimiterResets(redisson, naming, declared, stored.key(), events);
@@ -85,14 +88,15 @@ public final class RedissonRateLimiters implements RateLimiters {
         this.events = shared.events;
         this.resets = shared.resets;
         this.actor = actor;
+        this.onConfigChange = shared.onConfigChange;
     }
 
     /**
-     * The local outage policy's memory of this instance's grants, forgotten with the limiters a reset deletes (else
-     * the next outage would still count grants Redis no longer holds).
+     * What limiters that exist do when their limit changes ({@code ratelimit.on-config-change}); under
+     * {@code KEEP} an override warns that they keep their stored config. {@code UPDATE} unless set.
      */
-    public void setLocalFallback(LocalFallback localFallback) {
-        memory.setLocalFallback(localFallback);
+    public void setOnConfigChange(ConfigChangePolicy onConfigChange) {
+        this.onConfigChange = Objects.requireNonNull(onConfigChange, "onConfigChange");
     }
 
     /**
@@ -126,7 +130,7 @@ public final class RedissonRateLimiters implements RateLimiters {
     public LimitState state(String name, String key) {
         List<RateLimitOperation> operations = inForce.apply(named(name));
         String limiterName = naming.limiterName(logicalKey(operations.get(0), key));
-        return Futures.join(backend.get().state(limiterName, operations.get(0).spec()));
+        return Completions.join(backend.get().state(limiterName, operations.get(0).spec()));
     }
 
     @Override
@@ -207,7 +211,7 @@ public final class RedissonRateLimiters implements RateLimiters {
     }
 
     private String keepWarning() {
-        return memory.keepsStoredConfig()
+        return onConfigChange == ConfigChangePolicy.KEEP
                 ? "; ratelimit.on-config-change=keep: limiters that exist keep their stored config, only new ones "
                         + "get the override"
                 : "";

@@ -15,6 +15,7 @@ import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
 
@@ -30,9 +31,9 @@ final class StoredOverrides {
     private final RedissonClient redisson;
     private final String key;
     private final LimitOverrides inForce;
-    private final LocalLimiterMemory memory;
+    private final LimiterMemory memory;
 
-    StoredOverrides(RedissonClient redisson, LimiterNaming naming, LimitOverrides inForce, LocalLimiterMemory memory) {
+    StoredOverrides(RedissonClient redisson, LimiterNaming naming, LimitOverrides inForce, LimiterMemory memory) {
         this.redisson = redisson;
         this.key = naming.prefix() + "%overrides";
         this.inForce = inForce;

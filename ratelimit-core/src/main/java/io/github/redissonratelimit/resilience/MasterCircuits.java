@@ -1,15 +1,13 @@
 package io.github.redissonratelimit.resilience;
 
+import io.github.redissonratelimit.outcome.CircuitState;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
-import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.outcome.CircuitState;
 
 /**
  * One {@link CircuitBreaker} per Redis master, created at the first call to it: a master that fails opens
@@ -51,16 +49,6 @@ final class MasterCircuits {
             return Set.of(SINGLE_MASTER);
         }
     };
-
-    /** The delegate, or the first backend it wraps ({@link DelegatingRateLimitBackend}), that knows the masters. */
-    static MasterLocator locatorOf(RateLimitBackend delegate) {
-        for (RateLimitBackend link : DelegatingRateLimitBackend.chain(delegate)) {
-            if (link instanceof MasterLocator locator) {
-                return locator;
-            }
-        }
-        return SINGLE;
-    }
 
     MasterCircuit of(String master) {
         MasterCircuit circuit = circuits.get(master);

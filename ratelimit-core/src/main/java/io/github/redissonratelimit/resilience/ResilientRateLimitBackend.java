@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
@@ -18,6 +17,9 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.limiter.AcquireBatch;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -33,8 +35,9 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  * asynchronous call is awaited for that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
  * do not touch Redis at all until a probe finds it back.
  *
- * <p>When the delegate is a {@link MasterLocator} (the Redisson backend on a Redis Cluster), each master has its
- * own circuit: a dead master opens only the circuit of the limiters in its slots, and the others keep deciding.
+ * <p>Given a {@link MasterLocator} (the Redisson backend on a Redis Cluster; by default the delegate when it is one),
+ * each master has its own circuit: a dead master opens only the circuit of the limiters in its slots, and the others
+ * keep deciding.
  *
  * <p>A call without a decision throws {@link RateLimitBackendUnavailableException}; what it then
  * means (run the method anyway, or refuse it) is the caller's policy, see
@@ -43,7 +46,7 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  *
  * <p>A command that Redis runs after its caller gave up (e.g. a late answer) may still take a permit.
  */
-public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend {
+public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend, CircuitStates {
 
     private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
     private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
@@ -73,6 +76,16 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      */
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
             Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
+        this(delegate, delegate instanceof MasterLocator locator ? locator : MasterCircuits.SINGLE, timeout,
+                failureThreshold, openDuration, listeners);
+    }
+
+    /**
+     * @param masters which master holds each limiter, one circuit per master (the Redisson backend, also when other
+     * decorators sit between it and this one)
+     */
+    public ResilientRateLimitBackend(RateLimitBackend delegate, MasterLocator masters, Duration timeout,
+            int failureThreshold, Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
@@ -80,7 +93,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         this.timeout = timeout;
         this.deadlines = new DecisionDeadlines(timeout);
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
-        this.masters = MasterCircuits.locatorOf(delegate);
+        this.masters = Objects.requireNonNull(masters, "masters");
         this.circuits = new MasterCircuits(failureThreshold, openDuration, this::stateChanged);
     }
 
@@ -97,12 +110,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
         if (!circuit.breaker().tryAcquirePermission()) {
-            skipped.increment();
-            listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
-            Duration retryAfter = circuit.breaker().remainingOpenDuration();
-            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                    Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + on(circuit) + " is skipped for "
-                            + retryAfter.toMillis() + "ms more after repeated failures", circuit.lastFailure()));
+            return skipped(limiterName, circuit);
         }
         CompletableFuture<Decision> pending;
         try {
@@ -111,9 +119,47 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         catch (RuntimeException | Error ex) {
             pending = CompletableFuture.failedFuture(ex);
         }
-        CompletableFuture<Decision> sent = pending;
+        return within(limiterName, circuit, pending);
+    }
+
+    /**
+     * Like {@link #acquire}, each request in turn: those whose circuit is open fail at once, the others go to the
+     * delegate together, each awaited for at most the timeout.
+     */
+    @Override
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        MasterCircuit[] asked = new MasterCircuit[requests.size()];
+        return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
+
+            @Override
+            public CompletionStage<Decision> answer(int index) {
+                String limiterName = requests.get(index).limiterName();
+                MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+                asked[index] = circuit;
+                return circuit.breaker().tryAcquirePermission() ? null : skipped(limiterName, circuit);
+            }
+
+            @Override
+            public CompletionStage<Decision> after(int index, CompletionStage<Decision> decision) {
+                return within(requests.get(index).limiterName(), asked[index], decision.toCompletableFuture());
+            }
+        }, (request, index) -> asked[index].breaker().onInconclusive()); // a probe not sent: probe again
+    }
+
+    private CompletableFuture<Decision> skipped(String limiterName, MasterCircuit circuit) {
+        skipped.increment();
+        listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
+        Duration retryAfter = circuit.breaker().remainingOpenDuration();
+        return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
+                Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + OutageLog.on(circuit)
+                        + " is skipped for " + retryAfter.toMillis() + "ms more after repeated failures",
+                circuit.lastFailure()));
+    }
+
+    private CompletableFuture<Decision> within(String limiterName, MasterCircuit circuit,
+            CompletableFuture<Decision> pending) {
         return deadlines.within(pending.copy())
-                .handle((decision, error) -> settle(limiterName, circuit, sent, decision, unwrap(error)));
+                .handle((decision, error) -> settle(limiterName, circuit, pending, decision, Completions.unwrap(error)));
     }
 
     /**
@@ -136,7 +182,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         if (circuit.breaker().state() != CircuitState.CLOSED) {
             return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
                     Reason.CIRCUIT_OPEN, max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
-                    "Redis" + on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
+                    "Redis" + OutageLog.on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
         }
         CompletableFuture<T> pending;
         try {
@@ -146,7 +192,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             return CompletableFuture.failedFuture(ex);
         }
         return deadlines.within(pending.copy()).handle((value, error) -> {
-            Throwable cause = unwrap(error);
+            Throwable cause = Completions.unwrap(error);
             if (cause == null) {
                 return value;
             }
@@ -177,7 +223,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         circuit.failed(error);
         listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
-            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + describe(error)));
+            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + OutageLog.describe(error)));
         }
         breaker.onFailure();
         throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
@@ -188,25 +234,11 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         return new RateLimitBackendUnavailableException(limiterName, reason,
                 max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
                 reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
-                        : describe(error), error);
+                        : OutageLog.describe(error), error);
     }
 
     private void stateChanged(MasterCircuit circuit, CircuitState from, CircuitState to) {
-        String redis = "Redis" + on(circuit);
-        if (to == CircuitState.OPEN && from == CircuitState.CLOSED) {
-            boolean single = isSingle(circuit);
-            logger.warn(redis + " failed " + circuit.breaker().failureThreshold() + " rate limit decisions in a row "
-                    + "(last: " + LogSafe.text(describe(circuit.lastFailure())) + "); skipping " + (single ? "Redis" : "it")
-                    + " for " + circuit.breaker().openDuration().toMillis() + "ms at a time until it answers again. "
-                    + "Meanwhile each limit " + (single ? "" : "whose keys it holds ")
-                    + "applies its on-backend-error policy (local, allow or deny).");
-        }
-        else if (to == CircuitState.CLOSED) {
-            logger.info(redis + " answers rate limit decisions again; limits apply normally.");
-        }
-        else if (logger.isDebugEnabled()) {
-            logger.debug("Rate limit circuit of " + circuit.master() + " " + from + " -> " + to);
-        }
+        OutageLog.circuitChanged(circuit, from, to);
         listeners.get().forEach(listener -> listener.onCircuitStateChange(circuit.master(), from, to));
     }
 
@@ -214,6 +246,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * The state of the circuits: {@code CLOSED} while Redis answers; with one circuit per master (Redis Cluster),
      * the worst of them ({@code OPEN} if any master's is, see {@link #getMasterStates()}).
      */
+    @Override
     public CircuitState getState() {
         return MasterCircuits.worst(getMasterStates().values());
     }
@@ -222,20 +255,24 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * The state of each master's circuit, by master ({@code host:port} on a Redis Cluster, {@code "redis"} for a
      * single server or Sentinel), for the masters called so far that still hold slots; empty before the first call.
      */
+    @Override
     public Map<String, CircuitState> getMasterStates() {
         return circuits.states(masters.masters());
     }
 
     /** Decisions that failed or timed out since start. */
+    @Override
     public long getFailureCount() {
         return failures.sum();
     }
 
     /** Calls that did not go to Redis because the circuit was open, since start. */
+    @Override
     public long getSkippedCount() {
         return skipped.sum();
     }
 
+    @Override
     public Duration getTimeout() {
         return timeout;
     }
@@ -243,28 +280,6 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     @Override
     public RateLimitBackend getDelegate() {
         return delegate;
-    }
-
-    private static String on(MasterCircuit circuit) {
-        return isSingle(circuit) ? "" : " master " + circuit.master();
-    }
-
-    private static boolean isSingle(MasterCircuit circuit) {
-        return MasterLocator.SINGLE_MASTER.equals(circuit.master());
-    }
-
-    private static String describe(Throwable error) {
-        if (error == null) {
-            return "none";
-        }
-        if (error instanceof TimeoutException) {
-            return "no answer within the deadline";
-        }
-        return error.getClass().getSimpleName() + ": " + error.getMessage();
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static RuntimeException rethrow(Throwable error) {

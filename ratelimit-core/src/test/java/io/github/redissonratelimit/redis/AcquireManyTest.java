@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -19,16 +20,16 @@ import org.redisson.client.RedisException;
 import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
- * The decisions of one call made inside a {@link SameCallAcquires} scope are decided in one script call
+ * The decisions of one call asked together ({@code acquireAll}) are decided in one script call
  * ({@code acquire-many.lua}) on a standalone Redis, each exactly as its own call would decide it.
  */
 class AcquireManyTest {
@@ -52,9 +53,12 @@ class AcquireManyTest {
     /** The decisions of {@code user} and {@code region}, asked as the interceptor asks one call's limits. */
     private static List<CompletableFuture<Decision>> together(RedissonRateLimitBackend backend, String user,
             long userPermits, String region) {
-        try (SameCallAcquires call = SameCallAcquires.open()) {
-            return List.of(backend.acquire(user, THREE, userPermits), backend.acquire(region, FIVE, 1));
-        }
+        return futures(backend.acquireAll(List.of(AcquireRequest.of(user, THREE, userPermits),
+                AcquireRequest.of(region, FIVE, 1))));
+    }
+
+    private static List<CompletableFuture<Decision>> futures(List<CompletionStage<Decision>> stages) {
+        return stages.stream().map(CompletionStage::toCompletableFuture).toList();
     }
 
     private static Decision join(CompletableFuture<Decision> decision) throws Exception {
@@ -137,11 +141,8 @@ class AcquireManyTest {
                 int user = t % 4;
                 done.add(threads.submit(() -> {
                     for (int i = 0; i < 60; i++) {
-                        List<CompletableFuture<Decision>> decisions;
-                        try (SameCallAcquires call = SameCallAcquires.open()) {
-                            decisions = List.of(backend.acquire(users.get(user), forty, 1),
-                                    backend.acquire(region, twoHundred, 1));
-                        }
+                        List<CompletableFuture<Decision>> decisions = futures(backend.acquireAll(List.of(
+                                AcquireRequest.of(users.get(user), forty, 1), AcquireRequest.of(region, twoHundred, 1))));
                         userGrants.addAndGet(user, decisions.get(0).join().allowed() ? 1 : 0);
                         regionGrants.addAndGet(decisions.get(1).join().allowed() ? 1 : 0);
                     }
@@ -192,10 +193,8 @@ class AcquireManyTest {
         String region = naming.limiterName("error:region");
 
         CommandStats before = redis.commandStats();
-        List<CompletableFuture<Decision>> decisions;
-        try (SameCallAcquires call = SameCallAcquires.open()) {
-            decisions = List.of(backend.acquire(user, THREE, 4), backend.acquire(region, FIVE, 1));
-        }
+        List<CompletableFuture<Decision>> decisions = futures(backend.acquireAll(List.of(
+                AcquireRequest.of(user, THREE, 4), AcquireRequest.of(region, FIVE, 1))));
         assertThatThrownBy(decisions.get(0)::join).isInstanceOf(CompletionException.class)
                 .cause().isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Requested permits amount cannot exceed defined rate")
@@ -218,10 +217,8 @@ class AcquireManyTest {
         String region = naming.limiterName("wrongtype:region");
         redis.command("SET", LimiterNaming.permitsKey(user), "not a zset");
 
-        List<CompletableFuture<Decision>> decisions;
-        try (SameCallAcquires call = SameCallAcquires.open()) {
-            decisions = List.of(backend.acquire(user, THREE, 1), backend.acquire(region, FIVE, 1));
-        }
+        List<CompletableFuture<Decision>> decisions = futures(backend.acquireAll(List.of(
+                AcquireRequest.of(user, THREE, 1), AcquireRequest.of(region, FIVE, 1))));
         assertThatThrownBy(decisions.get(0)::join).cause().isInstanceOf(RedisException.class)
                 .hasMessageStartingWith("WRONGTYPE").hasMessageContaining("user_script");
         assertThat(join(decisions.get(1)).allowed()).isTrue();
@@ -249,19 +246,17 @@ class AcquireManyTest {
     }
 
     @Test
-    void aScopeHoldsNothingBeyondItsEndNorAcrossThreads() throws Exception {
+    void aBatchHoldsNothingBeyondItsOwnRequests() throws Exception {
         RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
         String user = naming.limiterName("scope:user");
-        CompletableFuture<Decision> held;
-        try (SameCallAcquires call = SameCallAcquires.open()) {
-            held = backend.acquire(user, THREE, 1);
-            CompletableFuture<Decision> elsewhere = CompletableFuture
-                    .supplyAsync(() -> backend.acquire(naming.limiterName("scope:other"), THREE, 1))
-                    .thenCompose(decision -> decision);
-            assertThat(join(elsewhere).allowed()).as("another thread's acquire is not held").isTrue();
-            assertThat(held).as("held until the scope closes").isNotDone();
-        }
-        assertThat(join(held).allowed()).isTrue();
+        List<CompletableFuture<Decision>> batch = futures(backend.acquireAll(List.of(AcquireRequest.of(user, THREE, 1),
+                AcquireRequest.of(naming.limiterName("scope:region"), FIVE, 1))));
+        CompletableFuture<Decision> elsewhere = CompletableFuture
+                .supplyAsync(() -> backend.acquire(naming.limiterName("scope:other"), THREE, 1))
+                .thenCompose(decision -> decision);
+        assertThat(join(elsewhere).allowed()).as("another thread's acquire is its own").isTrue();
+        assertThat(join(batch.get(0)).allowed()).isTrue();
+        assertThat(join(batch.get(1)).allowed()).isTrue();
         assertThat(join(backend.acquire(user, THREE, 1)).allowed()).as("sent at once after it").isTrue();
     }
 }

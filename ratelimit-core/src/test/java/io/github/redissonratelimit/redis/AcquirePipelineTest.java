@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,8 +59,19 @@ class AcquirePipelineTest {
         return name;
     }
 
+    /** The round trips of each pipeline, counted on the client it was given. */
+    private final Map<AcquirePipeline, SendCounter> sendCounters = new IdentityHashMap<>();
+
     private AcquirePipeline pipeline(int maxInFlight) {
-        return new AcquirePipeline(client, AcquireScriptTest.forClient(client.getId()), maxInFlight, 64);
+        SendCounter counter = new SendCounter(client);
+        AcquirePipeline pipeline = new AcquirePipeline(counter.client(), AcquireScriptTest.forClient(client.getId()), maxInFlight,
+                64, limiterName -> "", false);
+        sendCounters.put(pipeline, counter);
+        return pipeline;
+    }
+
+    private long sends(AcquirePipeline pipeline) {
+        return sendCounters.get(pipeline).sends();
     }
 
     /** Holds every client's commands in Redis for {@code millis}; commands sent meanwhile wait. */
@@ -68,7 +81,10 @@ class AcquirePipelineTest {
 
     /** A decision on a limiter whose stored config the test wrote (the declared one is used only for a new one). */
     private static CompletableFuture<AcquireScript.Reply> acquire(AcquirePipeline pipeline, String name, long permits) {
-        return pipeline.acquire(name, permits, DECLARED, AcquireScript.ConfigCheck.NONE);
+        AcquireCall call = new AcquireCall(name, permits, DECLARED, AcquireScript.ConfigCheck.NONE,
+                new CompletableFuture<>());
+        pipeline.acquire(call);
+        return call.result();
     }
 
     /** 0 when granted, else the milliseconds until the permits can be free. */
@@ -89,7 +105,7 @@ class AcquirePipelineTest {
         assertThat(granted).containsOnly(rate);
         assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per decision: %s", delta)
                 .isEqualTo(16 * 120);
-        assertThat(pipeline.sends()).as("round trips for %d decisions", 16 * 120).isLessThan(16 * 120);
+        assertThat(sends(pipeline)).as("round trips for %d decisions", 16 * 120).isLessThan(16 * 120);
         for (String name : names) {
             assertThat(client.getRateLimiter(name).availablePermits()).isZero();
         }
@@ -118,7 +134,7 @@ class AcquirePipelineTest {
         assertThat(redis.string("HGET", created, "rate")).isEqualTo("7");
         assertThatThrownBy(() -> join(tooMany)).isInstanceOf(ExecutionException.class)
                 .hasMessageContaining("Requested permits amount cannot exceed defined rate");
-        assertThat(pipeline.sends()).as("the first call alone, then the four queued behind it").isEqualTo(2);
+        assertThat(sends(pipeline)).as("the first call alone, then the four queued behind it").isEqualTo(2);
         assertThat(client.getRateLimiter(open).availablePermits()).isEqualTo(2);
     }
 
@@ -135,7 +151,7 @@ class AcquirePipelineTest {
 
         assertThat(join(sent)).isZero();
         assertThat(join(acquire(pipeline, first, 1))).isZero();
-        assertThat(pipeline.sends()).isEqualTo(2);
+        assertThat(sends(pipeline)).isEqualTo(2);
         assertThat(client.getRateLimiter(second).availablePermits()).as("nothing taken").isEqualTo(5);
     }
 
@@ -149,7 +165,7 @@ class AcquirePipelineTest {
         CompletableFuture<AcquireScript.Reply> stuck = acquire(pipeline, name, 1);
         stuck.cancel(false); // what the outage deadline does
         CompletableFuture<AcquireScript.Reply> next = acquire(pipeline, name, 1);
-        assertThat(pipeline.sends()).as("sent at once, not after the stuck call's answer").isEqualTo(2);
+        assertThat(sends(pipeline)).as("sent at once, not after the stuck call's answer").isEqualTo(2);
 
         assertThat(join(next)).isZero();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1_000));
@@ -170,7 +186,7 @@ class AcquirePipelineTest {
         for (CompletableFuture<AcquireScript.Reply> call : calls) {
             assertThat(join(call)).isZero();
         }
-        assertThat(pipeline.sends()).isEqualTo(3);
+        assertThat(sends(pipeline)).isEqualTo(3);
         assertThat(client.getRateLimiter(name).availablePermits()).isEqualTo(1_000 - 6);
     }
 
@@ -195,7 +211,7 @@ class AcquirePipelineTest {
         RedissonClient other = clients.create(redis);
         client.getRateLimiter(name).trySetRate(RateType.PER_CLIENT, 2, MINUTE, Duration.ofHours(1));
         AcquirePipeline mine = pipeline(2);
-        AcquirePipeline theirs = new AcquirePipeline(other, AcquireScriptTest.forClient(other.getId()), 2, 64);
+        AcquirePipeline theirs = new AcquirePipeline(other, AcquireScriptTest.forClient(other.getId()), 2, 64, limiterName -> "", false);
 
         assertThat(join(acquire(mine, name, 2))).isZero();
         assertThat(join(acquire(mine, name, 1))).isPositive();

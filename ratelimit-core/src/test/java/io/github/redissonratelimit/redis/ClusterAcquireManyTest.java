@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 
@@ -63,10 +63,8 @@ class ClusterAcquireManyTest {
     private long scriptCallsFor(String user, String region, int calls) throws Exception {
         CommandStats before = cluster.commandStats();
         for (int i = 0; i < calls; i++) {
-            List<CompletableFuture<Decision>> decisions;
-            try (SameCallAcquires call = SameCallAcquires.open()) {
-                decisions = List.of(backend.acquire(user, THREE, 1), backend.acquire(region, FIVE, 1));
-            }
+            List<CompletableFuture<Decision>> decisions = backend.acquireAll(List.of(AcquireRequest.of(user, THREE, 1),
+                    AcquireRequest.of(region, FIVE, 1))).stream().map(stage -> stage.toCompletableFuture()).toList();
             assertThat(decisions.get(0).get(30, TimeUnit.SECONDS).allowed()).as("user, call %d", i).isEqualTo(i < 3);
             assertThat(decisions.get(1).get(30, TimeUnit.SECONDS).allowed()).as("region, call %d", i)
                     .isEqualTo(i < 5);

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -65,7 +66,7 @@ class ConservationPropertyTest {
         pipelines = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             RedissonClient client = clients.create(redis);
-            pipelines.add(new AcquirePipeline(client, AcquireScriptTest.forClient(client.getId()), 0, 1));
+            pipelines.add(new AcquirePipeline(client, AcquireScriptTest.forClient(client.getId()), 0, 1, limiterName -> "", false));
         }
     }
 
@@ -118,7 +119,9 @@ class ConservationPropertyTest {
                     LimitSpec spec = new LimitSpec(rate, Duration.ofMillis(INTERVAL_MILLIS), RateLimitMode.OVERALL);
                     long permits = 1 + random.nextInt((int) Math.min(rate, 3));
                     AcquirePipeline pipeline = pipelines.get(random.nextInt(pipelines.size()));
-                    AcquireScript.Reply reply = pipeline.acquire(name, permits, spec, check).get(10, TimeUnit.SECONDS);
+                    AcquireCall call = new AcquireCall(name, permits, spec, check, new CompletableFuture<>());
+                    pipeline.acquire(call);
+                    AcquireScript.Reply reply = call.result().get(10, TimeUnit.SECONDS);
                     granted += reply.waitMillis() == 0 ? 1 : 0;
 
                     List<?> snapshot = (List<?>) cli.command("EVAL", SNAPSHOT, "3", name, LimiterNaming.valueKey(name),

@@ -27,10 +27,10 @@ import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.BackendCalls;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.SameCallAcquires;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -189,10 +189,9 @@ class BackendErrorsTest {
             cli.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
             cli.command("CONFIG", "SET", "maxmemory", "1");
         }
-        List<CompletableFuture<Decision>> decisions;
-        try (SameCallAcquires call = SameCallAcquires.open()) {
-            decisions = List.of(backend.acquire("rate_limit:{user}", SPEC, 1), backend.acquire("rate_limit:{region}", SPEC, 1));
-        }
+        List<CompletableFuture<Decision>> decisions = backend.acquireAll(List.of(
+                AcquireRequest.of("rate_limit:{user}", SPEC, 1), AcquireRequest.of("rate_limit:{region}", SPEC, 1)))
+                .stream().map(stage -> stage.toCompletableFuture()).toList();
         for (CompletableFuture<Decision> decision : decisions) {
             Throwable refused = catchThrowable(() -> BackendCalls.await(decision));
             report("OOM, acquire-many", refused);

@@ -145,7 +145,10 @@ class PerMasterCircuitTest {
 
     @Test
     void findsTheMastersUnderTheLibrarysDecoratorsAndFallsBackToOneCircuit() {
-        ResilientRateLimitBackend wrapped = resilient(new LocalRejectionCache(new TwoMasters(), 100));
+        // under other decorators the masters are given, not looked for through them
+        TwoMasters masters = new TwoMasters();
+        ResilientRateLimitBackend wrapped = new ResilientRateLimitBackend(new LocalRejectionCache(masters, 100), masters,
+                Duration.ofSeconds(5), 3, Duration.ofMinutes(1), () -> List.of(listener));
         assertThatThrownBy(() -> acquire(wrapped, "a:user", SPEC, 1));
         assertThat(wrapped.getMasterStates()).containsOnlyKeys("A");
 

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure;
 
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.BeanFactory;
@@ -27,6 +28,7 @@ import io.github.redissonratelimit.autoconfigure.names.UnknownPropertyCheck;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
@@ -139,8 +141,13 @@ public final class RateLimitAutoConfiguration {
     RateLimitScriptWarmUp rateLimitScriptWarmUp(RedissonClient redissonClient,
             @Qualifier(REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redissonRateLimitBackend,
             ObjectProvider<RateLimitBackend> rateLimitBackend, LimiterNaming rateLimitNaming,
-            RateLimitProperties properties) {
-        return new RateLimitScriptWarmUp(redissonClient, WARM_UP_WAIT, redissonRateLimitBackend, rateLimitBackend,
+            RateLimitProperties properties, ObjectProvider<BackendComposition> rateLimitBackendComposition) {
+        Function<RateLimitBackend, RateLimitBackend> composedAround = redisson -> {
+            rateLimitBackend.getIfUnique(); // composes it, unless the application has a backend of its own
+            BackendComposition composition = rateLimitBackendComposition.getIfAvailable();
+            return composition != null ? composition.around(redisson) : null;
+        };
+        return new RateLimitScriptWarmUp(redissonClient, WARM_UP_WAIT, redissonRateLimitBackend, composedAround,
                 properties.getCircuitBreaker().getFailureThreshold(), rateLimitNaming);
     }
 
@@ -183,10 +190,11 @@ public final class RateLimitAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    LocalFallback rateLimitLocalFallback(RateLimitProperties properties, ObjectProvider<InstanceCount> instances) {
+    LocalFallback rateLimitLocalFallback(RateLimitProperties properties, ObjectProvider<InstanceCount> instances,
+            LimiterMemories rateLimitLimiterMemories) {
         LocalFallbackProperties local = properties.getLocalFallback();
         InstanceCount count = new LazyInstanceCount(instances, local.getInstances());
-        return new LocalFallback(count, local.getMaxLimiters());
+        return rateLimitLimiterMemories.register(new LocalFallback(count, local.getMaxLimiters()));
     }
 
     /**
@@ -228,10 +236,14 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean(RateLimiters.class)
     RedissonRateLimiters rateLimiters(RedissonClient redissonClient, LimiterNaming rateLimitNaming,
             RateLimitOperationSource rateLimitOperationSource, LimitOverrides rateLimitOverrides,
-            ObjectProvider<RateLimitBackend> rateLimitBackend, ObjectProvider<LocalFallback> rateLimitLocalFallback) {
+            ObjectProvider<RateLimitBackend> rateLimitBackend, ObjectProvider<LocalFallback> rateLimitLocalFallback,
+            LimiterMemories rateLimitLimiterMemories, RateLimitProperties properties) {
+        // an application's own LocalFallback bean forgets with the others too (registering twice is harmless)
+        rateLimitLocalFallback.ifAvailable(rateLimitLimiterMemories::register);
         RedissonRateLimiters rateLimiters = new RedissonRateLimiters(redissonClient, rateLimitNaming,
-                rateLimitOperationSource::declaredLimits, rateLimitOverrides, rateLimitBackend::getIfAvailable);
-        rateLimitLocalFallback.ifAvailable(rateLimiters::setLocalFallback);
+                rateLimitOperationSource::declaredLimits, rateLimitOverrides, rateLimitBackend::getIfAvailable,
+                rateLimitLimiterMemories);
+        rateLimiters.setOnConfigChange(properties.getOnConfigChange());
         return rateLimiters;
     }
 

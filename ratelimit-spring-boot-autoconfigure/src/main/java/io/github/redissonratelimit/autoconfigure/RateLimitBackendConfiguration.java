@@ -9,12 +9,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.redissonratelimit.limiter.LimiterMemories;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * The backend of {@link RateLimitAutoConfiguration}: the Redisson backend, wrapped by every
@@ -40,12 +41,13 @@ final class RateLimitBackendConfiguration {
     @Bean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
     @Order(RateLimitBackendDecorator.RESILIENCE_ORDER)
-    RateLimitBackendDecorator rateLimitResilienceDecorator(RateLimitProperties properties,
-            ObjectProvider<RateLimitListener> rateLimitListeners) {
+    ResilienceDecorator rateLimitResilienceDecorator(RateLimitProperties properties,
+            ObjectProvider<RateLimitListener> rateLimitListeners,
+            @Qualifier(RateLimitAutoConfiguration.REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redisson) {
         CircuitBreakerProperties circuitBreaker = properties.getCircuitBreaker();
-        return backend -> new ResilientRateLimitBackend(backend, properties.getBackendTimeout(),
-                circuitBreaker.getFailureThreshold(), circuitBreaker.getOpenDuration(),
-                () -> rateLimitListeners.orderedStream().toList());
+        return new ResilienceDecorator(properties.getBackendTimeout(), circuitBreaker.getFailureThreshold(),
+                circuitBreaker.getOpenDuration(), () -> rateLimitListeners.orderedStream().toList(),
+                redisson::getIfAvailable);
     }
 
     @Bean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR)
@@ -53,19 +55,33 @@ final class RateLimitBackendConfiguration {
     @ConditionalOnProperty(prefix = "ratelimit.local-rejection", name = "enabled", havingValue = "true",
             matchIfMissing = true)
     @Order(RateLimitBackendDecorator.LOCAL_REJECTION_ORDER)
-    RateLimitBackendDecorator rateLimitLocalRejectionDecorator(RateLimitProperties properties) {
+    RateLimitBackendDecorator rateLimitLocalRejectionDecorator(RateLimitProperties properties,
+            LimiterMemories rateLimitLimiterMemories) {
         long maxEntries = properties.getLocalRejection().getMaxEntries();
-        return backend -> new LocalRejectionCache(backend, maxEntries);
+        return backend -> rateLimitLimiterMemories.register(new LocalRejectionCache(backend, maxEntries));
+    }
+
+    /** What this instance remembers of limiters, each store registered where it is made; resets tell them all. */
+    @Bean
+    @ConditionalOnMissingBean
+    LimiterMemories rateLimitLimiterMemories() {
+        return new LimiterMemories();
     }
 
     @Bean
     @ConditionalOnMissingBean
     RateLimitBackend rateLimitBackend(@Qualifier(RateLimitAutoConfiguration.REDISSON_BACKEND) RateLimitBackend redisson,
-            ObjectProvider<RateLimitBackendDecorator> decorators) {
-        RateLimitBackend backend = redisson;
-        for (RateLimitBackendDecorator decorator : decorators.orderedStream().toList()) {
-            backend = decorator.decorate(backend);
+            ObjectProvider<RateLimitBackendDecorator> decorators, LimiterMemories rateLimitLimiterMemories,
+            BackendComposition rateLimitBackendComposition) {
+        if (redisson instanceof LimiterMemory checkedConfigs) {
+            rateLimitLimiterMemories.register(checkedConfigs);
         }
-        return backend;
+        return rateLimitBackendComposition.compose(redisson, decorators.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BackendComposition rateLimitBackendComposition() {
+        return new BackendComposition();
     }
 }

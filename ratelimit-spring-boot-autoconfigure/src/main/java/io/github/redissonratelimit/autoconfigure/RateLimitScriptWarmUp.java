@@ -3,9 +3,9 @@ package io.github.redissonratelimit.autoconfigure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -14,7 +14,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
 import io.github.redissonratelimit.log.LogSafe;
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -42,7 +42,7 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
     private final RedissonClient redisson;
     private final Duration wait;
     private final ObjectProvider<RateLimitBackend> redissonBackend;
-    private final ObjectProvider<RateLimitBackend> backend;
+    private final Function<RateLimitBackend, RateLimitBackend> composedAround;
     private final int failureThreshold;
     private final LimiterNaming naming;
 
@@ -54,17 +54,18 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
     /**
      * @param redissonBackend the {@link RateLimitAutoConfiguration#REDISSON_BACKEND} bean: decisions are warmed up
      * when it is a {@link RedissonRateLimitBackend}
-     * @param backend the composed backend: warmed up too when it wraps {@code redissonBackend}
+     * @param composedAround given the Redisson backend, the composed backend around it (warmed up too), or null when
+     * the backend in use is not composed around it
      * @param failureThreshold {@code ratelimit.circuit-breaker.failure-threshold}: the warm-up sends fewer
      * decisions than that through the circuit breaker
      * @param naming the key prefix of the throwaway limiter
      */
     public RateLimitScriptWarmUp(RedissonClient redisson, Duration wait, ObjectProvider<RateLimitBackend> redissonBackend,
-            ObjectProvider<RateLimitBackend> backend, int failureThreshold, LimiterNaming naming) {
+            Function<RateLimitBackend, RateLimitBackend> composedAround, int failureThreshold, LimiterNaming naming) {
         this.redisson = redisson;
         this.wait = wait;
         this.redissonBackend = redissonBackend;
-        this.backend = backend;
+        this.composedAround = composedAround;
         this.failureThreshold = failureThreshold;
         this.naming = naming;
     }
@@ -114,7 +115,7 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
                     + "requests' decisions may be slower");
         }
         catch (Exception ex) {
-            Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+            Throwable cause = Completions.unwrap(ex);
             logger.info("Could not warm up the rate limit decisions at startup (" + cause.getClass().getSimpleName()
                     + "); the first requests' decisions may be slower");
             logger.debug("Warm-up decision failed", cause);
@@ -129,11 +130,8 @@ public final class RateLimitScriptWarmUp implements SmartInitializingSingleton {
         if (!(redissonOne instanceof RedissonRateLimitBackend redissonRateLimitBackend)) {
             return null; // an application's own backend: its decisions are not ours to make
         }
-        RateLimitBackend composed = backend != null ? backend.getIfUnique() : null;
-        boolean wraps = composed != null && composed != redissonOne
-                && DelegatingRateLimitBackend.chain(composed).contains(redissonOne);
-        return new WarmUpDecisions(redisson, redissonRateLimitBackend, wraps ? composed : null, failureThreshold,
-                naming);
+        RateLimitBackend composed = composedAround != null ? composedAround.apply(redissonOne) : null;
+        return new WarmUpDecisions(redisson, redissonRateLimitBackend, composed, failureThreshold, naming);
     }
 
     private CompletableFuture<List<RedisEvictionPolicy>> readEvictionPolicy() {

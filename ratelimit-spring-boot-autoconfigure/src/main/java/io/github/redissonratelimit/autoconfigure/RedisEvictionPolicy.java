@@ -16,6 +16,8 @@ import org.redisson.api.redisnode.RedisNodeAsync;
 import org.redisson.api.redisnode.RedisNodes;
 import org.redisson.config.Config;
 
+import io.github.redissonratelimit.limiter.Completions;
+
 /**
  * The {@code maxmemory-policy} of one Redis master, as the rate limiter sees it: under any policy but
  * {@code noeviction} a full Redis evicts keys, limiter keys included (they have a TTL, so {@code volatile-*}
@@ -135,10 +137,7 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
     }
 
     private static String describe(Throwable error) {
-        Throwable cause = error;
-        while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
+        Throwable cause = Completions.unwrap(error);
         String message = cause.getMessage();
         if (message == null) {
             return cause.getClass().getSimpleName();

@@ -22,7 +22,7 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.CircuitState;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
+import io.github.redissonratelimit.resilience.CircuitStates;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -69,8 +69,7 @@ class RateLimitWarmUpTest {
                     // the only key left is the instance heartbeat of the local outage policy
                     assertThat(redis.keys("*")).as("the throwaway limiter's keys are deleted")
                             .containsOnly("ratelimit-instances:{rate_limit:}");
-                    ResilientRateLimitBackend resilience = DelegatingRateLimitBackend.find(context.getBean(RateLimitBackend.class),
-                            ResilientRateLimitBackend.class);
+                    CircuitStates resilience = context.getBean(ResilienceDecorator.class).circuits();
                     assertThat(resilience.getState()).isEqualTo(CircuitState.CLOSED);
                     assertThat(resilience.getFailureCount()).isZero();
                     assertThat(listener.events).as("no outcome, failure or circuit change for the warm-up").isEmpty();

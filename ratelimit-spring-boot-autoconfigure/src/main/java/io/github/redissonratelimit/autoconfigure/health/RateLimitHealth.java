@@ -15,12 +15,10 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
-import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.outcome.CircuitState;
+import io.github.redissonratelimit.resilience.CircuitStates;
 import io.github.redissonratelimit.resilience.MasterLocator;
-import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * What the {@code ratelimit} health indicator reports, independent of the Spring Boot generation that shows it
@@ -55,7 +53,7 @@ public final class RateLimitHealth {
     /** The description of {@link #DEGRADED}. */
     public static final String DEGRADED_DESCRIPTION = "Redis gives no rate limit decisions; the outage policy applies";
 
-    private final Supplier<RateLimitBackend> backend;
+    private final Supplier<? extends CircuitStates> circuits;
     private final Supplier<RedissonClient> redisson;
     private final BackendErrorPolicy onBackendError;
     private final RecentDecisionLatency latency;
@@ -63,14 +61,15 @@ public final class RateLimitHealth {
     private volatile Supplier<LocalFallback> localFallback = () -> null;
 
     /**
-     * @param backend the composed backend, looked up per report
+     * @param circuits the deadline and circuit breaker in front of Redis, looked up per report; may supply null
+     * (no circuit breaker, e.g. under a backend of the application's own)
      * @param redisson the client whose masters are asked for their eviction policy; may supply null
      * @param onBackendError the default outage policy
      * @param redisWait how long a report waits for the masters' eviction policy
      */
-    public RateLimitHealth(Supplier<RateLimitBackend> backend, Supplier<RedissonClient> redisson,
+    public RateLimitHealth(Supplier<? extends CircuitStates> circuits, Supplier<RedissonClient> redisson,
             BackendErrorPolicy onBackendError, RecentDecisionLatency latency, Duration redisWait) {
-        this.backend = backend;
+        this.circuits = circuits;
         this.redisson = redisson;
         this.onBackendError = onBackendError;
         this.latency = latency;
@@ -85,7 +84,7 @@ public final class RateLimitHealth {
     /** One report: whether the limiter is degraded, and the details. */
     public Report report() {
         Map<String, Object> details = new LinkedHashMap<>();
-        ResilientRateLimitBackend resilience = resilience(backend.get());
+        CircuitStates resilience = circuits.get();
         CircuitState circuit = resilience != null ? resilience.getState() : null;
         details.put("circuit", circuit != null ? circuit.name() : "none");
         details.put("onBackendError", onBackendError.name().toLowerCase(Locale.ROOT));
@@ -174,14 +173,6 @@ public final class RateLimitHealth {
 
     private static BigDecimal millis(Duration duration) {
         return BigDecimal.valueOf(duration.toNanos()).movePointLeft(6).setScale(3, RoundingMode.HALF_UP);
-    }
-
-    /**
-     * The circuit breaker of the composed backend, found by following the decorators' {@code getDelegate()}
-     * ({@link DelegatingRateLimitBackend}); null when there is none (e.g. a backend of the application's own).
-     */
-    static ResilientRateLimitBackend resilience(RateLimitBackend backend) {
-        return DelegatingRateLimitBackend.find(backend, ResilientRateLimitBackend.class);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.health;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.ObjectProvider;
@@ -9,8 +10,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
+import io.github.redissonratelimit.autoconfigure.ResilienceDecorator;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.resilience.CircuitStates;
 
 /**
  * The framework-neutral part of the {@code ratelimit} health indicator, imported by the Spring Boot 3
@@ -38,8 +41,13 @@ final class RateLimitHealthConfiguration {
     @ConditionalOnMissingBean
     RateLimitHealth rateLimitHealth(RateLimitProperties properties, ObjectProvider<RateLimitBackend> rateLimitBackend,
             ObjectProvider<RedissonClient> redissonClient, RecentDecisionLatency rateLimitRecentDecisionLatency,
-            ObjectProvider<LocalFallback> rateLimitLocalFallback) {
-        RateLimitHealth health = new RateLimitHealth(rateLimitBackend::getObject, redissonClient::getIfUnique,
+            ObjectProvider<LocalFallback> rateLimitLocalFallback, ObjectProvider<ResilienceDecorator> resilience) {
+        Supplier<CircuitStates> circuits = () -> {
+            rateLimitBackend.getObject(); // composed, so that the resilience decorator made its circuits if in use
+            ResilienceDecorator decorator = resilience.getIfUnique();
+            return decorator != null ? decorator.circuits() : null;
+        };
+        RateLimitHealth health = new RateLimitHealth(circuits, redissonClient::getIfUnique,
                 properties.getOnBackendError(), rateLimitRecentDecisionLatency, REDIS_WAIT);
         health.setLocalFallback(rateLimitLocalFallback::getIfUnique);
         return health;

@@ -2,55 +2,95 @@ package io.github.redissonratelimit.autoconfigure.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.autoconfigure.NoRedis;
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.RateLimitBackendDecorator;
+import io.github.redissonratelimit.autoconfigure.ResilienceDecorator;
 import io.github.redissonratelimit.autoconfigure.TestBackends;
-import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
-/** How the health indicator finds the circuit breaker in a composed backend; no Redis, nothing is decided. */
+/**
+ * How the health indicator finds the circuit breaker: the resilience decorator keeps the circuits it made, nothing
+ * looks through the composed backend; no Redis, nothing is decided.
+ */
 class RateLimitHealthBackendTest {
 
-    private final ResilientRateLimitBackend resilient = new ResilientRateLimitBackend(TestBackends.unused(),
-            Duration.ofMillis(100), 5, Duration.ofSeconds(1));
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
+            .withBean(RedissonClient.class, NoRedis::redissonClient);
 
     @Test
     void findsTheBreakerBehindTheLibrarysDecorators() {
-        assertThat(RateLimitHealth.resilience(resilient)).isSameAs(resilient);
-        assertThat(RateLimitHealth.resilience(new LocalRejectionCache(resilient, 10))).isSameAs(resilient);
+        runner.run(context -> {
+            RateLimitBackend backend = context.getBean(RateLimitBackend.class);
+            assertThat(backend).isInstanceOf(LocalRejectionCache.class);
+            assertThat(context.getBean(ResilienceDecorator.class).circuits())
+                    .isSameAs(((LocalRejectionCache) backend).getDelegate())
+                    .isInstanceOf(ResilientRateLimitBackend.class);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class HidingDecorator {
+
+        @Bean
+        RateLimitBackendDecorator hiding() {
+            return TestBackends::wrapping;
+        }
     }
 
     @Test
-    void findsItBehindADecoratorOfAnotherModuleThatSaysWhatItWraps() {
-        assertThat(RateLimitHealth.resilience(new LocalRejectionCache(conventional(resilient), 10)))
-                .isSameAs(resilient);
+    void findsItBehindADecoratorOfAnotherModuleThatSaysNothingOfWhatItWraps() {
+        runner.withUserConfiguration(HidingDecorator.class).run(context -> {
+            RateLimitBackend backend = context.getBean(RateLimitBackend.class);
+            assertThat(TestBackends.wrappedBy(backend)).isInstanceOf(LocalRejectionCache.class);
+            assertThat(context.getBean(ResilienceDecorator.class).circuits())
+                    .isSameAs(((LocalRejectionCache) TestBackends.wrappedBy(backend)).getDelegate());
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NoResilience {
+
+        @Bean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
+        RateLimitBackendDecorator noResilience() {
+            return backend -> backend;
+        }
     }
 
     @Test
-    void noneWhenTheBackendHasNoBreakerOrHidesIt() {
-        assertThat(RateLimitHealth.resilience(TestBackends.unused())).isNull();
-        assertThat(RateLimitHealth.resilience(TestBackends.wrapping(resilient))).isNull();
+    void noneWhenTheBackendHasNoBreaker() {
+        runner.withUserConfiguration(NoResilience.class).run(context -> {
+            context.getBean(RateLimitBackend.class);
+            assertThat(context).doesNotHaveBean(ResilienceDecorator.class);
+        });
+        runner.withBean(RateLimitBackend.class, TestBackends::unused).run(context -> {
+            context.getBean(RateLimitBackend.class);
+            assertThat(context.getBean(ResilienceDecorator.class).circuits())
+                    .as("an application's own backend: nothing composed").isNull();
+        });
     }
 
-    /**
-     * A decorator of another module: a {@link DelegatingRateLimitBackend}, nothing else known about it (a proxy, so
-     * that it holds whatever shape {@link RateLimitBackend}'s methods have).
-     */
-    private static RateLimitBackend conventional(RateLimitBackend delegate) {
-        return (RateLimitBackend) Proxy.newProxyInstance(RateLimitHealthBackendTest.class.getClassLoader(),
-                new Class<?>[] { Delegating.class }, (proxy, method, args) -> {
-                    if (method.getName().equals("getDelegate")) {
-                        return delegate;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
+    @Test
+    void theReportSaysNoneWithoutCircuits() {
+        RateLimitHealth health = new RateLimitHealth(() -> null, () -> null, BackendErrorPolicy.ALLOW,
+                new RecentDecisionLatency(16, Duration.ofMinutes(1)), Duration.ofSeconds(1));
 
-    public interface Delegating extends DelegatingRateLimitBackend {
+        RateLimitHealth.Report report = health.report();
+
+        assertThat(report.degraded()).isFalse();
+        assertThat(report.details()).containsEntry("circuit", "none").doesNotContainKey("backendTimeout");
     }
 }

@@ -21,7 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
-import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.autoconfigure.ResilienceDecorator;
 import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
@@ -137,7 +137,7 @@ class RateLimitHealthIndicatorTest {
                         // the outage policy (allow) keeps serving
                         assertThat(catalog.browse("b")).isEqualTo("browsed b");
                     }
-                    assertThat(RateLimitHealth.resilience(context.getBean(RateLimitBackend.class)).getState())
+                    assertThat(context.getBean(ResilienceDecorator.class).circuits().getState())
                             .isEqualTo(CircuitState.OPEN);
 
                     Health degraded = health(context);
