@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
