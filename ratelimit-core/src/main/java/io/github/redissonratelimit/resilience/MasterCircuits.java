@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.CircuitState;
 

@@ -17,6 +17,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
