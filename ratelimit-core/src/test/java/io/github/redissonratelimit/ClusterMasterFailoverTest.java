@@ -26,7 +26,7 @@ import org.redisson.client.RedisClusterDownException;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;

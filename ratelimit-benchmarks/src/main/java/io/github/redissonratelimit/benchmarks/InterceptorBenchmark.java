@@ -27,8 +27,8 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * What the interceptor costs without Redis: operation lookup, {@code #userId} key evaluation, limiter

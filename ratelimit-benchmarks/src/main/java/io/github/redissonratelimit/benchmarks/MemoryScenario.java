@@ -9,7 +9,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 
 /**
  * Goal 6 of the performance issue: what one limiter costs in Redis memory with a full window (rate grants of one

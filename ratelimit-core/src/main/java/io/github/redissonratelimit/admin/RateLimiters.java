@@ -18,7 +18,7 @@ import io.github.redissonratelimit.operation.LimitOverride;
  * of the limiters concerned, or applies the override, before the write returns (waiting at most one second for
  * the others to confirm). The methods block until Redis has answered.
  *
- * @see io.github.redissonratelimit.redis.RedissonRateLimiters
+ * @see io.github.redissonratelimit.redis.admin.RedissonRateLimiters
  */
 public interface RateLimiters {
 

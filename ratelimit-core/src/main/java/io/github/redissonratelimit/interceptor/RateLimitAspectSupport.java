@@ -23,13 +23,13 @@ import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,

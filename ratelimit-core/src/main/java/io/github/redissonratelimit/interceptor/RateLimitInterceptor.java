@@ -21,9 +21,9 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * Applies the rate limits of a method before it runs, and proceeds, calls the fallback or throws

@@ -4,7 +4,7 @@ package io.github.redissonratelimit.local;
  * How many application instances share the limits, and this instance's place among them: what the
  * {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#LOCAL local} outage policy divides each rate by.
  * The auto-configuration uses a heartbeat every instance keeps in Redis
- * ({@code io.github.redissonratelimit.redis.InstanceHeartbeat}), or {@link #fixed} when
+ * ({@code io.github.redissonratelimit.redis.membership.InstanceHeartbeat}), or {@link #fixed} when
  * {@code ratelimit.local-fallback.instances} is set.
  */
 public interface InstanceCount {

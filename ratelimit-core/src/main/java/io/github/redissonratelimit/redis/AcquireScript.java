@@ -13,6 +13,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.naming.LimiterNaming;
 
 /**
  * The calls of {@code acquire.lua} (see {@link LuaScripts}) for one Redisson instance: their keys, their

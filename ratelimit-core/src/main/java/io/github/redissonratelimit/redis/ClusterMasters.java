@@ -17,6 +17,8 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
+import io.github.redissonratelimit.naming.LimiterNaming;
+
 /**
  * Which master of a Redis Cluster owns each hash slot, as {@code host:port}: from {@code CLUSTER SLOTS}, whose
  * reply names each range's master first. It is called from a script ({@link #SLOT_MASTERS}) through

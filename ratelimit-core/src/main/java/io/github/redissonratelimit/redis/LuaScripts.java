@@ -23,8 +23,10 @@ import org.redisson.client.RedisException;
  * written, comments included (they cost Redis's script cache a few KB, and nothing per call: calls send the
  * script's SHA), so that each line Redis names ({@code user_script:<line>}) is a line of one file, which
  * {@link Script#locate} tells.
+ *
+ * <p>Public only for the instance heartbeat ({@link #heartbeatText()}); not part of the public API.
  */
-final class LuaScripts {
+public final class LuaScripts {
 
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
@@ -39,6 +41,11 @@ final class LuaScripts {
     static final Script HEARTBEAT = Script.of("heartbeat");
 
     private LuaScripts() {
+    }
+
+    /** What the instance heartbeat sends: {@code heartbeat.lua}. */
+    public static String heartbeatText() {
+        return HEARTBEAT.text();
     }
 
     /**

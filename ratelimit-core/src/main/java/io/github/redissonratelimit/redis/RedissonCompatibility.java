@@ -41,7 +41,7 @@ public final class RedissonCompatibility {
     static final RScript.ReturnType LONG = returnType("LONG", "INTEGER");
 
     /** The script reply type of a Lua table: {@code LIST} in Redisson 4, {@code MULTI} in 3.x; null if neither. */
-    static final RScript.ReturnType LIST = returnType("LIST", "MULTI");
+    public static final RScript.ReturnType LIST = returnType("LIST", "MULTI");
 
     /** The version that {@link #check()} accepted, so that it reads the class path once. */
     private static volatile String accepted;

@@ -27,8 +27,8 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.LimiterMemory;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.resilience.MasterLocator;
 
 /**
  * A {@link RateLimitBackend} on Redis, in the data model of Redisson's {@link RRateLimiter} (its config hash,

@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.redissonratelimit.naming.LimiterNaming;
+
 /**
  * Which decisions of one rate limited call can share a script call: a script may only touch keys of one slot on a
  * Redis Cluster, so there the limiters whose names hash to the same slot; anywhere else, all of them.

@@ -9,6 +9,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.MasterLocator;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.CircuitState;
+
 /**
  * One {@link CircuitBreaker} per Redis master, created at the first call to it: a master that fails opens
  * only its own. A master that no longer holds any slot (replaced by its promoted replica) is forgotten, so that

@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.resilience;
 
+import io.github.redissonratelimit.limiter.MasterLocator;
+
 import io.github.redissonratelimit.outcome.CircuitState;
 
 import java.util.concurrent.TimeoutException;

@@ -16,6 +16,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.AcquireBatch;
 import io.github.redissonratelimit.limiter.AcquireRequest;

@@ -9,10 +9,10 @@ import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreato
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
-import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 

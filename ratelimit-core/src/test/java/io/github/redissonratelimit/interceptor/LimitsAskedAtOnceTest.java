@@ -21,10 +21,10 @@ import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * The limits of one call are asked at once (their commands share a pipeline: one round trip), and their answers

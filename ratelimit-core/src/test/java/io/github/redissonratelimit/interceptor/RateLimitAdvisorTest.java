@@ -12,8 +12,8 @@ import org.springframework.aop.support.AopUtils;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 class RateLimitAdvisorTest {
 

@@ -23,7 +23,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.LongCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

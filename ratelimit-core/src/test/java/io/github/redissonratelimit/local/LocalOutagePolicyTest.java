@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.local.TwoInstances.Answer;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedisSentinelProcess;

@@ -18,10 +18,10 @@ import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
-import io.github.redissonratelimit.redis.InstanceHeartbeat;
-import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.membership.InstanceHeartbeat;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**

@@ -23,6 +23,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.FreshRedis;

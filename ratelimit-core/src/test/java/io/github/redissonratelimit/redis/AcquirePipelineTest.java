@@ -22,7 +22,7 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.Calls;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

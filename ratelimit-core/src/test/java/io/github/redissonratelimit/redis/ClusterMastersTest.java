@@ -6,6 +6,8 @@ import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.redissonratelimit.naming.KeyStyle;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.KeySlot;
 
 /** The slot map read from {@code CLUSTER SLOTS}, and the slot of a limiter's keys. */

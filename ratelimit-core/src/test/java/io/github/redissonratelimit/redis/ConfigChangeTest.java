@@ -25,7 +25,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedissonClients;

@@ -19,6 +19,7 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedissonClients;

@@ -18,6 +18,7 @@ import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 

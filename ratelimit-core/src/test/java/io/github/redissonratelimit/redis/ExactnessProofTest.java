@@ -22,7 +22,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 import io.github.redissonratelimit.test.redis.RedisSentinelProcess;

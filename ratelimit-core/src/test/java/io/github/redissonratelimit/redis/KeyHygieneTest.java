@@ -14,6 +14,7 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.KeySlot;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;

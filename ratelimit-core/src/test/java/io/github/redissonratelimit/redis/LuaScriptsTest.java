@@ -19,6 +19,7 @@ import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 
 /** The scripts reach Redis as their files are written, and Redis's errors tell the file and line they came from. */

@@ -23,7 +23,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;

@@ -22,6 +22,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.outcome.RateLimitListener;

@@ -8,8 +8,8 @@ import io.github.redissonratelimit.key.KeyExpressionParser
 import io.github.redissonratelimit.limiter.Decision
 import io.github.redissonratelimit.limiter.LimitSpec
 import io.github.redissonratelimit.limiter.RateLimitBackend
+import io.github.redissonratelimit.naming.LimiterNaming
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource
-import io.github.redissonratelimit.redis.LimiterNaming
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend
 import io.github.redissonratelimit.test.redis.RealRedisExtension
 import io.github.redissonratelimit.test.redis.RedisEndpoint

@@ -32,15 +32,15 @@ import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitDeclarationValidator;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 import io.github.redissonratelimit.outcome.RateLimitListener;
-import io.github.redissonratelimit.redis.InstanceHeartbeat;
-import io.github.redissonratelimit.redis.LimiterNaming;
-import io.github.redissonratelimit.redis.RedissonRateLimiters;
+import io.github.redissonratelimit.redis.admin.RedissonRateLimiters;
+import io.github.redissonratelimit.redis.membership.InstanceHeartbeat;
 
 /**
  * Applies {@code @RateLimit} through Redisson's {@code RRateLimiter} when a {@link RedissonClient} bean

@@ -10,8 +10,8 @@ import org.springframework.validation.Errors;
 import org.springframework.validation.Validator;
 
 import io.github.redissonratelimit.autoconfigure.names.UnknownPropertyAction;
+import io.github.redissonratelimit.naming.KeyStyle;
 import io.github.redissonratelimit.redis.ConfigChangePolicy;
-import io.github.redissonratelimit.redis.KeyStyle;
 import io.github.redissonratelimit.redis.LimiterClock;
 
 /**

@@ -16,7 +16,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**

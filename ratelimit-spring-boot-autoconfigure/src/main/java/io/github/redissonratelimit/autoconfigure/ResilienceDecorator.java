@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.resilience.CircuitStates;
-import io.github.redissonratelimit.resilience.MasterLocator;
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**

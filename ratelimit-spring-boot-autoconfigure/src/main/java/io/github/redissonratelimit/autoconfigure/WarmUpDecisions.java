@@ -11,7 +11,7 @@ import org.redisson.api.RedissonClient;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**

@@ -15,7 +15,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
-import io.github.redissonratelimit.redis.InstanceHeartbeat;
+import io.github.redissonratelimit.redis.membership.InstanceHeartbeat;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RespClient;

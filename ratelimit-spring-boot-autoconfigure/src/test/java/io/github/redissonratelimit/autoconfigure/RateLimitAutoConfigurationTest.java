@@ -24,9 +24,9 @@ import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.LimiterClock;
-import io.github.redissonratelimit.redis.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 

@@ -17,7 +17,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.github.redissonratelimit.redis.LimiterNaming;
+import io.github.redissonratelimit.naming.LimiterNaming;
+
 
 /** {@code ratelimit.*} values, checked in one place ({@link RateLimitProperties#validate}) once bound; no Redis. */
 @ExtendWith(OutputCaptureExtension.class)

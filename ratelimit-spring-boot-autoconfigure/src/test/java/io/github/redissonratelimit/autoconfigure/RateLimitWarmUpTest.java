@@ -80,11 +80,11 @@ class RateLimitWarmUpTest {
     void theThrowawayLimiterCannotBeOneOfTheApplication() {
         runner().withPropertyValues("ratelimit.key-prefix=shop:").run(context -> {
             WarmUpDecisions decisions = new WarmUpDecisions(context.getBean(RedissonClient.class), null, null, 5,
-                    context.getBean(io.github.redissonratelimit.redis.LimiterNaming.class));
+                    context.getBean(io.github.redissonratelimit.naming.LimiterNaming.class));
             String name = decisions.limiterName();
             assertThat(name).startsWith("shop:{ratelimit warm-up ").endsWith("}");
-            io.github.redissonratelimit.redis.LimiterNaming naming = context
-                    .getBean(io.github.redissonratelimit.redis.LimiterNaming.class);
+            io.github.redissonratelimit.naming.LimiterNaming naming = context
+                    .getBean(io.github.redissonratelimit.naming.LimiterNaming.class);
             // a logical key made of the same text is escaped: its space can never appear raw
             assertThat(naming.limiterName(name.substring("shop:{".length(), name.length() - 1))).isNotEqualTo(name);
             assertThat(new WarmUpDecisions(context.getBean(RedissonClient.class), null, null, 5, naming).limiterName())

@@ -11,8 +11,8 @@ import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * Declares the {@code ratelimits} Actuator endpoint when Spring Boot Actuator is present. Like every

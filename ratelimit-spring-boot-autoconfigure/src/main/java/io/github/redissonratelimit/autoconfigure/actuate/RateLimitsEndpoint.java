@@ -21,11 +21,11 @@ import org.springframework.lang.Nullable;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.operation.Tiers;
-import io.github.redissonratelimit.redis.LimiterNaming;
 
 /**
  * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, shadow mode,

@@ -15,10 +15,13 @@ import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.autoconfigure.RedisEvictionPolicy;
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
+import io.github.redissonratelimit.limiter.MasterLocator;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.CircuitStates;
-import io.github.redissonratelimit.resilience.MasterLocator;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * What the {@code ratelimit} health indicator reports, independent of the Spring Boot generation that shows it

@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.naming;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -130,7 +130,7 @@ public final class LimiterNaming {
     }
 
     /** {@code text} as a literal in a Redis glob pattern. */
-    static String glob(String text) {
+    public static String glob(String text) {
         StringBuilder out = new StringBuilder(text.length() + 4);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -213,7 +213,7 @@ public final class LimiterNaming {
      * the whole name when it has none (Redisson then wraps it in one for the {@code :value} and {@code :permits}
      * keys), modulo 16384.
      */
-    static int slotOf(String name) {
+    public static int slotOf(String name) {
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
         int from = 0;
         int to = bytes.length;

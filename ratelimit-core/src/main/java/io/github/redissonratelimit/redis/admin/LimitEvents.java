@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ import org.redisson.client.codec.StringCodec;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.LimiterMemory;
+import io.github.redissonratelimit.naming.LimiterNaming;
 
 /**
  * The writes of {@link RateLimiters}, told to every instance on the topic {@code <prefix>%events}: each drops what

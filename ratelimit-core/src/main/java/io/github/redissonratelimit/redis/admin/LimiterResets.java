@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +22,8 @@ import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.admin.RateLimiters.ResetResult;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.naming.KeyStyle;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 

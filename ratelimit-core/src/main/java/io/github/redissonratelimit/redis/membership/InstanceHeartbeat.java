@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.membership;
 
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +16,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.redis.LuaScripts;
+import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /**
  * Counts the application instances that share the limits: each keeps a heartbeat in a Redis ZSET
@@ -120,7 +123,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
     private CompletionStage<Void> send() {
         return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(key, RScript.Mode.READ_WRITE,
-                LuaScripts.HEARTBEAT.text(), RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
+                LuaScripts.heartbeatText(), RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
                 String.valueOf(interval.toMillis() * 3), String.valueOf(inMemoryGrantAge.getAsLong()),
                 String.valueOf(REPORTED_FOR.toMillis())).thenAccept(this::apply);
     }

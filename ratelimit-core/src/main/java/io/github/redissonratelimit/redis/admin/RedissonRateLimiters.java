@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,10 +17,15 @@ import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
+import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.ConfigChangePolicy;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
  * {@link RateLimiters} on Redis, for the limiters of one {@link LimiterNaming}.

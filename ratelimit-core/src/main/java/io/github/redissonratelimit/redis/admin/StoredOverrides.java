@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +16,7 @@ import org.redisson.client.codec.StringCodec;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.LimiterMemory;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
 

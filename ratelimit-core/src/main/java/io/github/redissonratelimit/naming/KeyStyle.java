@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.naming;
 
 /**
  * How {@link LimiterNaming} puts the (escaped) logical key after the prefix.

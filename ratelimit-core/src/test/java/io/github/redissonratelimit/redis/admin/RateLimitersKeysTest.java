@@ -1,4 +1,4 @@
-package io.github.redissonratelimit.redis;
+package io.github.redissonratelimit.redis.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.redissonratelimit.naming.KeyStyle;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.LimitOverride;
 
 /** How {@link RedissonRateLimiters} finds a limit's keys and stores overrides: pure text, no Redis. */

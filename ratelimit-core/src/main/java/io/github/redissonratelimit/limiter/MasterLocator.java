@@ -1,11 +1,11 @@
-package io.github.redissonratelimit.resilience;
+package io.github.redissonratelimit.limiter;
 
 import java.util.Set;
 
 /**
  * Which Redis master holds a limiter's keys, for a backend that spreads limiters over several masters (a Redis
- * Cluster). {@link ResilientRateLimitBackend} keeps one circuit breaker per master when its delegate is one, so
- * that a dead master only costs the decisions of the limiters in its slots.
+ * Cluster). {@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend} keeps one circuit breaker per
+ * master when its delegate is one, so that a dead master only costs the decisions of the limiters in its slots.
  */
 public interface MasterLocator {
 
