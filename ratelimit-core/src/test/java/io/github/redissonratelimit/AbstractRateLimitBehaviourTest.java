@@ -225,12 +225,15 @@ abstract class AbstractRateLimitBehaviourTest {
         assertThat(delta.commands()).as("commands: %s", delta).isSubsetOf(
                 "evalsha", "eval", "info", "ping", // INFO is this test's own; PING is Redisson's keep-alive
                 "cluster", // Redisson's topology scan in cluster mode
-                "hmget", "get", "set", "zrangebyscore", "zremrangebyscore", "zrange", "zadd", "pexpire", "pttl",
-                "time"); // Redis's clock stamps the grants (ratelimit.clock=redis)
+                "hmget", "get", "set", "hset", "zrangebyscore", "zremrangebyscore", "zrange", "zadd", "pexpire",
+                "pttl", "time"); // Redis's clock stamps the grants (ratelimit.clock=redis)
         // the keys' TTL is refreshed when it has dropped by 1/16 of the key TTL, not on every call
         assertThat(delta.calls("pexpire")).as("commands: %s", delta).isZero();
         assertThat(delta.calls("hmget") + delta.calls("get") + delta.calls("zadd") + delta.calls("set"))
                 .as("commands: %s", delta).isEqualTo(4L * decisions);
+        // the count written to the counter is also written to the config hash, so that a counter written by
+        // anyone else (RRateLimiter's release) is noticed and recounted: exactly one such write per decision
+        assertThat(delta.calls("hset")).as("commands: %s", delta).isEqualTo(decisions);
         assertThat(delta.calls("time")).as("commands: %s", delta).isEqualTo(decisions);
         // the oldest grants are read once: what left the window, when the next permit returns, lost grants
         assertThat(delta.calls("zrange")).as("commands: %s", delta).isEqualTo(decisions);
