@@ -2,13 +2,15 @@ package io.github.redissonratelimit;
 
 import java.time.Duration;
 
+import io.github.redissonratelimit.limiter.NoDecision;
+
 /**
  * No rate limit decision could be made because Redis did not answer in time, failed, or is being
  * skipped after repeated failures; thrown for limits whose policy is
  * {@link io.github.redissonratelimit.annotation.BackendErrorPolicy#DENY DENY}. In Spring MVC it
  * becomes HTTP 503 (or the status set in {@code ratelimit.deny-status}) with {@code Retry-After}.
  */
-public class RateLimitBackendUnavailableException extends RateLimitException {
+public class RateLimitBackendUnavailableException extends RateLimitException implements NoDecision {
 
     /** Why there is no decision. */
     public enum Reason {

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.ObjIntConsumer;
 
-import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 
 /**
@@ -33,7 +32,7 @@ public final class AcquireBatch {
 
     /**
      * Whether {@code decision}, already known, may end the call of {@code request}: a rejection of a limit not in
-     * shadow mode, or a failure other than {@link RateLimitBackendUnavailableException} under the {@code ALLOW}
+     * shadow mode, or a failure other than a {@link NoDecision} under the {@code ALLOW}
      * policy (under {@code LOCAL} the local decision may still reject). A pending answer never does.
      */
     public static boolean mayEndTheCall(AcquireRequest request, CompletionStage<Decision> decision) {
@@ -45,7 +44,7 @@ public final class AcquireBatch {
             return !known.join().allowed();
         }
         catch (CompletionException | CancellationException ex) {
-            return !(Completions.unwrap(ex) instanceof RateLimitBackendUnavailableException
+            return !(Completions.unwrap(ex) instanceof NoDecision
                     && request.onBackendError() == BackendErrorPolicy.ALLOW);
         }
     }

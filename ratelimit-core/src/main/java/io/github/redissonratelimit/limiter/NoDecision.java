@@ -1,0 +1,11 @@
+package io.github.redissonratelimit.limiter;
+
+/**
+ * Marks a failure that means the backend gave no decision (its store was unreachable, too slow or refused the
+ * command), as opposed to one that refuses the request itself: the limit's outage policy decides what happens to
+ * the call. {@link io.github.redissonratelimit.RateLimitBackendUnavailableException} is the one a backend throws;
+ * the decision stack recognises it through this type, so that the backend SPI does not depend on the exceptions of
+ * the annotation API.
+ */
+public interface NoDecision {
+}
