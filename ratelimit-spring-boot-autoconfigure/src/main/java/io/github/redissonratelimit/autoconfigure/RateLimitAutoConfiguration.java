@@ -184,6 +184,18 @@ public final class RateLimitAutoConfiguration {
     }
 
     /**
+     * What this instance remembers of limiters, each store registered where it is made; resets tell them all.
+     * Infrastructure, declared here: the interceptor's local fallback registers with it while post-processors are
+     * still being created.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    LimiterMemories rateLimitLimiterMemories() {
+        return new LimiterMemories();
+    }
+
+    /**
      * What limits under the {@code local} outage policy decide with while Redis gives none. Its instance count is
      * the heartbeat's, which starts beating only when the context has started (see {@link #rateLimitHeartbeat}).
      */

@@ -61,12 +61,6 @@ final class RateLimitBackendConfiguration {
         return backend -> rateLimitLimiterMemories.register(new LocalRejectionCache(backend, maxEntries));
     }
 
-    /** What this instance remembers of limiters, each store registered where it is made; resets tell them all. */
-    @Bean
-    @ConditionalOnMissingBean
-    LimiterMemories rateLimitLimiterMemories() {
-        return new LimiterMemories();
-    }
 
     @Bean
     @ConditionalOnMissingBean
