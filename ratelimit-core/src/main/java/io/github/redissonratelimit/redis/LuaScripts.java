@@ -15,6 +15,8 @@ import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
 import org.redisson.client.RedisException;
 
+import io.github.redissonratelimit.limiter.Completions;
+
 /**
  * The Lua scripts of the Redis backend, kept as resources under {@value #LOCATION} (each file starts with
  * what it takes and what it answers), loaded once. Each script is sent with {@code common.lua} in front of
@@ -96,8 +98,7 @@ public final class LuaScripts {
          * as it is.
          */
         Throwable located(Throwable failure) {
-            Throwable error = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable error = Completions.unwrap(failure);
             // Redisson's own types for Redis's refusals (OOM, READONLY ...) stay as they are
             if (error == null || error.getClass() != RedisException.class || error.getMessage() == null) {
                 return error;

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletionException;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -19,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 import io.github.redissonratelimit.admin.RateLimiters;
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -117,12 +117,7 @@ public class RateLimitsEndpoint {
 
     /** Without {@link RateLimiters} there are no overrides: the declared limit is the one in force. */
     private LimitState declaredState(RateLimitOperation operation, String logicalKey) {
-        try {
-            return backend.state(naming.limiterName(logicalKey), operation.spec()).toCompletableFuture().join();
-        }
-        catch (CompletionException ex) {
-            throw ex.getCause() instanceof RuntimeException cause ? cause : ex;
-        }
+        return Completions.join(backend.state(naming.limiterName(logicalKey), operation.spec()));
     }
 
     /**
