@@ -3,10 +3,6 @@ package io.github.redissonratelimit.autoconfigure.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -154,7 +150,7 @@ class NoRedissonClientAutoConfigurationTest {
 
     @Test
     void anUnsupportedRedissonWithoutAClientIsNamedWithTheRange() {
-        runner.withClassLoader(redissonJarOf("3.20.0")).withBean(Greeter.class).run(context -> {
+        runner.withClassLoader(RedissonJarOf.version("3.20.0", dir)).withBean(Greeter.class).run(context -> {
             FailureAnalysis analysis = analysis(context.getStartupFailure());
             assertThat(analysis.getDescription()).contains("org.redisson:redisson 3.20.0 is on the class path",
                     "Redisson 3.20.0 cannot run the limiter: it is older than 3.24.3",
@@ -188,29 +184,4 @@ class NoRedissonClientAutoConfigurationTest {
                 Greeter.class.getName() + ".greet(String)", "set ratelimit.enabled=false");
     }
 
-    /** Delegates to this test's class loader but says the Redisson jar is {@code version}. */
-    private ClassLoader redissonJarOf(String version) {
-        Path pom = dir.resolve(RedissonCompatibility.POM_PROPERTIES_PATH);
-        try {
-            Files.createDirectories(pom.getParent());
-            Files.writeString(pom, "groupId=org.redisson\nartifactId=redisson\nversion=" + version + "\n");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        return new ClassLoader(getClass().getClassLoader()) {
-            @Override
-            public URL getResource(String name) {
-                if (name.equals(RedissonCompatibility.POM_PROPERTIES_PATH)) {
-                    try {
-                        return pom.toUri().toURL();
-                    }
-                    catch (IOException ex) {
-                        throw new UncheckedIOException(ex);
-                    }
-                }
-                return super.getResource(name);
-            }
-        };
-    }
 }

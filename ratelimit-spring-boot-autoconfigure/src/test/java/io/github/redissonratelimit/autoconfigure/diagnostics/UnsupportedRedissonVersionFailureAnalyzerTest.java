@@ -3,10 +3,6 @@ package io.github.redissonratelimit.autoconfigure.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
@@ -28,7 +24,6 @@ import org.springframework.core.io.DefaultResourceLoader;
 import io.github.redissonratelimit.UnsupportedRedissonVersionException;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RedissonVersionCheck;
-import io.github.redissonratelimit.redis.RedissonCompatibility;
 
 /**
  * A Redisson the limiter cannot run on fails startup, explained by {@link UnsupportedRedissonVersionFailureAnalyzer}
@@ -42,31 +37,6 @@ class UnsupportedRedissonVersionFailureAnalyzerTest {
     @TempDir
     Path dir;
 
-    /** Delegates to this test's class loader but says the Redisson jar is {@code version}. */
-    private ClassLoader redissonJarOf(String version) {
-        Path pom = dir.resolve(RedissonCompatibility.POM_PROPERTIES_PATH);
-        try {
-            Files.createDirectories(pom.getParent());
-            Files.writeString(pom, "groupId=org.redisson\nartifactId=redisson\nversion=" + version + "\n");
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
-        return new ClassLoader(getClass().getClassLoader()) {
-            @Override
-            public URL getResource(String name) {
-                if (name.equals(RedissonCompatibility.POM_PROPERTIES_PATH)) {
-                    try {
-                        return pom.toUri().toURL();
-                    }
-                    catch (IOException ex) {
-                        throw new UncheckedIOException(ex);
-                    }
-                }
-                return super.getResource(name);
-            }
-        };
-    }
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class))
@@ -80,7 +50,7 @@ class UnsupportedRedissonVersionFailureAnalyzerTest {
 
     @Test
     void anOldRedissonFailsTheContextWithTheVersionAndTheRange() {
-        runner.withClassLoader(redissonJarOf("3.17.7")).run(context -> {
+        runner.withClassLoader(RedissonJarOf.version("3.17.7", dir)).run(context -> {
             assertThat(context).hasFailed();
             FailureAnalysis analysis = new UnsupportedRedissonVersionFailureAnalyzer().analyze(context.getStartupFailure());
             assertThat(analysis).isNotNull();
@@ -106,7 +76,7 @@ class UnsupportedRedissonVersionFailureAnalyzerTest {
     void theApplicationDoesNotStartAndSaysWhy(CapturedOutput output) {
         SpringApplication application = new SpringApplication(App.class);
         application.setWebApplicationType(WebApplicationType.NONE);
-        application.setResourceLoader(new DefaultResourceLoader(redissonJarOf("3.20.1")));
+        application.setResourceLoader(new DefaultResourceLoader(RedissonJarOf.version("3.20.1", dir)));
         try {
             application.run();
         }
