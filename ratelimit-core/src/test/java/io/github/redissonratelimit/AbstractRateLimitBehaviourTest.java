@@ -24,6 +24,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.RateLimit;
@@ -337,7 +338,7 @@ abstract class AbstractRateLimitBehaviourTest {
         AnnotationRateLimitOperationSource operations =
                 new AnnotationRateLimitOperationSource(new KeyExpressionParser(ctx.getBeanFactory()));
         ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
-                operations, new LimiterNaming(), () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)))));
+                operations, new LimiterNaming(), () -> DecisionStacks.around(new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class))))));
         ctx.registerBean("tenants", Tenants.class);
         for (Class<?> bean : beans) {
             ctx.registerBean(bean);

@@ -170,7 +170,7 @@ class ClusterMasterFailoverTest {
         String promoted = "127.0.0.1:" + promotedPort;
         while ((resilient.getState() != CircuitState.CLOSED || !resilient.getMasterStates().containsKey(promoted))
                 && System.nanoTime() < deadline) {
-            resilient.acquire(deadMastersUser, SPEC, 1).handle((decision, error) -> null).join();
+            resilient.acquire(deadMastersUser, SPEC, 1).toCompletableFuture().handle((decision, error) -> null).join();
             Thread.sleep(50);
         }
         assertThat(resilient.getMasterStates()).as("per-master circuits after the failover")
@@ -221,7 +221,7 @@ class ClusterMasterFailoverTest {
                 boolean afterKill = System.nanoTime() > killedAt.get();
                 Answers answers = shard == KILLED_SHARD ? dead : healthy;
                 try {
-                    Decision decision = resilient.acquire(name, SPEC, 1).get();
+                    Decision decision = resilient.acquire(name, SPEC, 1).toCompletableFuture().get();
                     answers.decisions.increment();
                     if (afterKill) {
                         answers.decisionsAfterKill.increment();

@@ -27,6 +27,10 @@ import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.InstanceCount;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 
@@ -42,7 +46,7 @@ public class InterceptorBenchmark {
 
     /** Allows every call without any I/O: what is left is the interceptor's own work. */
     private static final CompletableFuture<Decision> ALLOWED = CompletableFuture.completedFuture(Decision.allow());
-    static final RateLimitBackend ALLOW_ALL = (limiterName, spec, permits) -> ALLOWED;
+    static final RateLimitBackend ALLOW_ALL = request -> ALLOWED;
 
     private AnnotatedService target;
     private RateLimitInterceptor interceptor;
@@ -72,7 +76,7 @@ public class InterceptorBenchmark {
         proxy = (AnnotatedService) factory.getProxy();
 
         // Redis answered "no permit for an hour" once per user: every later call is rejected from memory
-        rejectedFromMemory = new LocalRejectionCache((name, limit, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ofHours(1))),
+        rejectedFromMemory = new LocalRejectionCache(request -> CompletableFuture.completedFuture(Decision.reject(Duration.ofHours(1))),
                 10_000);
         LimiterNaming naming = new LimiterNaming();
         for (int i = 0; i < Users.COUNT; i++) {
@@ -89,9 +93,12 @@ public class InterceptorBenchmark {
         }
     }
 
+    /** The interceptor over {@code backend} with the layers the auto-configuration puts above it: wait, outage policy. */
     private static RateLimitInterceptor newInterceptor(RateLimitBackend backend) {
+        RateLimitBackend stack = new LocalOutagePolicy(new WaitingRateLimitBackend(backend),
+                new LocalFallback(InstanceCount.fixed(1, 0), 10_000));
         return new RateLimitInterceptor(new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
-                new LimiterNaming(), backend);
+                new LimiterNaming(), stack);
     }
 
     private String nextUser() {

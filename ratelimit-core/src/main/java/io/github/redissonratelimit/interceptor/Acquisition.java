@@ -17,9 +17,7 @@ final class Acquisition {
 
     private final List<LimitCall> calls;
     private final List<RateLimitOutcome> outcomes;
-    private final List<LimitCall> granted;
-    /** The grants made in memory by the local outage policy: Redis does not hold them. */
-    private List<LimitCall> grantedLocally = List.of();
+    private final List<Grant> granted;
     private LimitCall rejectedBy;
     private RateLimitExceededException rejection;
     private Throwable error;
@@ -38,10 +36,10 @@ final class Acquisition {
      * A shadow limit's rejection is recorded but neither ends the call nor is a grant.
      * @return whether the next limit should be asked
      */
-    boolean decided(LimitCall call, Decision decision, long startNanos, boolean local) {
-        outcomes.add(call.outcome(decision, startNanos, local));
+    boolean decided(LimitCall call, Decision decision, long startNanos) {
+        outcomes.add(call.outcome(decision, startNanos));
         if (decision.allowed()) {
-            grant(call, local);
+            granted.add(new Grant(call, decision));
             return true;
         }
         if (call.operation().shadow()) {
@@ -56,28 +54,8 @@ final class Acquisition {
      * A limit after the one that ended the call was granted too (the limits are asked at once): not an outcome
      * of the call, only a grant to give back.
      */
-    void grantedAfterTheEnd(LimitCall call, boolean local) {
-        grant(call, local);
-    }
-
-    private void grant(LimitCall call, boolean local) {
-        granted.add(call);
-        if (local) {
-            if (grantedLocally.isEmpty()) {
-                grantedLocally = new ArrayList<>(2);
-            }
-            grantedLocally.add(call);
-        }
-    }
-
-    /** Whether the grant was made in memory, without Redis. */
-    boolean grantedLocally(LimitCall grant) {
-        for (LimitCall local : grantedLocally) {
-            if (local == grant) {
-                return true;
-            }
-        }
-        return false;
+    void grantedAfterTheEnd(LimitCall call, Decision decision) {
+        granted.add(new Grant(call, decision));
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */
@@ -95,11 +73,11 @@ final class Acquisition {
     }
 
     /** The grants to give back when the call did not pass, latest first. */
-    List<LimitCall> grantsToRefund() {
+    List<Grant> grantsToRefund() {
         if (passed() || granted.isEmpty()) {
             return List.of();
         }
-        List<LimitCall> latestFirst = new ArrayList<>(granted);
+        List<Grant> latestFirst = new ArrayList<>(granted);
         Collections.reverse(latestFirst);
         return latestFirst;
     }
@@ -118,6 +96,10 @@ final class Acquisition {
 
     List<RateLimitOutcome> outcomes() {
         return outcomes;
+    }
+
+    /** A limit of the call and the decision that granted its permits. */
+    record Grant(LimitCall call, Decision decision) {
     }
 
     /** The limit that rejected the call, or null. */

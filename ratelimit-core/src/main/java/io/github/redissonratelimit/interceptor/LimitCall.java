@@ -3,25 +3,36 @@ package io.github.redissonratelimit.interceptor;
 import java.time.Duration;
 
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.outcome.RateLimitOutcome.Result;
 
 /**
- * One limit as it applies to one call: the operation with the call's key, limiter name and the permits the call
- * takes (the operation's fixed permits, or what its cost expression gave for the call).
+ * One limit as it applies to one call: the operation with the call's key, and the request the decision stack is
+ * asked (the limiter name, the permits the call takes: the operation's fixed permits, or what its cost expression
+ * gave for the call; the limit's outage policy, shadow mode and wait).
  */
-record LimitCall(RateLimitOperation operation, String key, String limiterName, long permits) {
+record LimitCall(RateLimitOperation operation, String key, AcquireRequest request) {
+
+    String limiterName() {
+        return request.limiterName();
+    }
+
+    long permits() {
+        return request.permits();
+    }
 
     /** Whether the limit waits for permits that are not free yet (its wait timeout; never in shadow mode). */
     boolean waits() {
-        return !operation.shadow() && !operation.waitTimeout().isZero();
+        return request.waits();
     }
 
-    /** @param local whether the local outage policy made the decision in memory, without Redis */
-    RateLimitOutcome outcome(Decision decision, long startNanos, boolean local) {
-        Result result = local ? (decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED)
+    RateLimitOutcome outcome(Decision decision, long startNanos) {
+        String limiterName = request.limiterName();
+        long permits = request.permits();
+        Result result = decision.local() ? (decision.allowed() ? Result.LOCAL_ALLOWED : Result.LOCAL_REJECTED)
                 : decision.allowed() ? Result.ALLOWED
                 : operation.shadow() ? Result.SHADOW_REJECTED : Result.REJECTED;
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
@@ -30,6 +41,8 @@ record LimitCall(RateLimitOperation operation, String key, String limiterName, l
     }
 
     RateLimitOutcome failure(Throwable error, long startNanos) {
+        String limiterName = request.limiterName();
+        long permits = request.permits();
         return new RateLimitOutcome(operation.name(), operation.displayName(), key, limiterName, operation.spec(),
                 permits, Result.ERROR, Duration.ZERO, Duration.ofNanos(System.nanoTime() - startNanos), error, null,
                 operation.shadow());
@@ -37,6 +50,6 @@ record LimitCall(RateLimitOperation operation, String key, String limiterName, l
 
     RateLimitExceededException rejection(Decision decision) {
         return new RateLimitExceededException(operation.message(), operation.name(), operation.displayName(), key,
-                limiterName, operation.spec(), permits, decision.retryAfter());
+                request.limiterName(), operation.spec(), request.permits(), decision.retryAfter());
     }
 }

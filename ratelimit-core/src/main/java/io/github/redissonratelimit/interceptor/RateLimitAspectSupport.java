@@ -20,9 +20,9 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Completions;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -46,7 +46,8 @@ abstract class RateLimitAspectSupport {
 
     private final RateLimitOperationSource operationSource;
     private final LimiterNaming naming;
-    private final DecisionStack stack;
+    private final BackendRequests requests;
+    private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
@@ -56,9 +57,9 @@ abstract class RateLimitAspectSupport {
             Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
         this.naming = naming;
-        SingletonSupplier<RateLimitBackend> deciding = SingletonSupplier.of(backend::get);
-        this.stack = new DecisionStack(deciding);
-        this.refunds = new Refunds(deciding);
+        SingletonSupplier<RateLimitBackend> stack = SingletonSupplier.of(backend::get);
+        this.requests = new BackendRequests(stack);
+        this.refunds = new Refunds(stack);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -78,26 +79,20 @@ abstract class RateLimitAspectSupport {
     /**
      * What limits whose {@code onBackendError} is {@code DEFAULT} do when the backend gives no decision
      * (it throws {@link RateLimitBackendUnavailableException}): {@code LOCAL} (the default) limits the call in
-     * memory ({@link #setLocalFallback}), {@code ALLOW} runs it, {@code DENY} rethrows the exception.
+     * memory, when the backend is wrapped by the local outage policy
+     * ({@link io.github.redissonratelimit.local.LocalOutagePolicy}; otherwise such a limit passes as under
+     * {@code ALLOW}), {@code ALLOW} runs it, {@code DENY} rethrows the exception.
      */
     public void setDefaultBackendErrorPolicy(BackendErrorPolicy policy) {
-        stack.setDefaultBackendErrorPolicy(policy);
+        if (policy == null || policy == BackendErrorPolicy.DEFAULT) {
+            throw new IllegalArgumentException("The default backend error policy must be LOCAL, ALLOW or DENY but was "
+                    + policy);
+        }
+        this.defaultBackendErrorPolicy = policy;
     }
 
     public BackendErrorPolicy getDefaultBackendErrorPolicy() {
-        return stack.getDefaultBackendErrorPolicy();
-    }
-
-    /**
-     * What limits under the {@code LOCAL} outage policy decide with while Redis gives no decision; without one, each
-     * instance takes the whole rate for itself (one instance counted).
-     */
-    public void setLocalFallback(LocalFallback localFallback) {
-        stack.setLocalFallback(localFallback);
-    }
-
-    public LocalFallback getLocalFallback() {
-        return stack.getLocalFallback();
+        return defaultBackendErrorPolicy;
     }
 
     /** The limits changed at runtime ({@code RateLimiters.override}), applied to the operations of every call. */
@@ -122,11 +117,22 @@ abstract class RateLimitAspectSupport {
                 long permits = operation.permitsFor(target, targetClass, args);
                 if (permits > 0) {
                     String key = operation.resolveKey(target, targetClass, args);
-                    calls.add(new LimitCall(operation, key, naming.limiterName(key), permits));
+                    calls.add(new LimitCall(operation, key, request(operation, naming.limiterName(key), permits)));
                 }
             }
         }
         return calls;
+    }
+
+    private AcquireRequest request(RateLimitOperation operation, String limiterName, long permits) {
+        return new AcquireRequest(limiterName, operation.spec(), permits, policyOf(operation), operation.shadow(),
+                operation.waitTimeout());
+    }
+
+    /** The limit's outage policy, {@code DEFAULT} resolved. */
+    private BackendErrorPolicy policyOf(RateLimitOperation operation) {
+        BackendErrorPolicy policy = operation.backendErrorPolicy();
+        return policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy;
     }
 
     /**
@@ -148,18 +154,17 @@ abstract class RateLimitAspectSupport {
         @SuppressWarnings("unchecked")
         CompletableFuture<Decision>[] decisions = new CompletableFuture[count];
         long[] starts = new long[count];
-        boolean[] local = new boolean[count];
         int asked = 0;
         boolean pending = false;
         if (count == 1) {
             // one limit has nothing to send with: no batch, so that single-limit calls pay nothing for it
             starts[0] = System.nanoTime();
-            decisions[asked++] = stack.decide(calls.get(0), local, 0).toCompletableFuture();
+            decisions[asked++] = requests.decide(calls.get(0).request());
             pending = !decisions[0].isDone();
         }
         while (asked < count) {
             long start = System.nanoTime();
-            for (CompletionStage<Decision> stage : stack.decideAll(calls, asked, local)) {
+            for (CompletionStage<Decision> stage : requests.decideAll(calls, asked)) {
                 starts[asked] = start;
                 decisions[asked] = stage.toCompletableFuture();
                 pending |= !decisions[asked++].isDone();
@@ -170,19 +175,19 @@ abstract class RateLimitAspectSupport {
             }
         }
         if (!pending) {
-            return settle(acquisition, decisions, starts, local, asked);
+            return settle(acquisition, decisions, starts, asked);
         }
         int settled = asked;
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
-        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts, local,
+        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts,
                 settled)).thenCompose(Function.identity());
-        DecisionStack.endWaitsWhenCancelled(result, calls, decisions, settled);
+        BackendRequests.endWaitsWhenCancelled(result, calls, decisions, settled);
         return result;
     }
 
     /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
     private CompletionStage<Acquisition> settle(Acquisition acquisition, CompletableFuture<Decision>[] decisions,
-            long[] starts, boolean[] local, int asked) {
+            long[] starts, int asked) {
         boolean decided = false;
         for (int i = 0; i < asked; i++) {
             LimitCall call = acquisition.calls().get(i);
@@ -196,14 +201,14 @@ abstract class RateLimitAspectSupport {
             }
             if (decided) {
                 if (result != null && result.allowed()) {
-                    acquisition.grantedAfterTheEnd(call, local[i]);
+                    acquisition.grantedAfterTheEnd(call, result);
                 }
             }
-            else if (!record(acquisition, call, result, error, starts[i], local[i])) {
+            else if (!record(acquisition, call, result, error, starts[i])) {
                 decided = true;
             }
         }
-        return refunds.refund(acquisition, stack.getLocalFallback());
+        return refunds.refund(acquisition);
     }
 
     /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
@@ -217,13 +222,12 @@ abstract class RateLimitAspectSupport {
     }
 
     /** @return whether the next limit should be asked */
-    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start,
-            boolean local) {
+    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start) {
         if (ex == null) {
             if (!decision.allowed() && call.operation().shadow()) {
                 shadowRejections.rejected(call, decision);
             }
-            return acquisition.decided(call, decision, start, local);
+            return acquisition.decided(call, decision, start);
         }
         Throwable error = Completions.unwrap(ex);
         if (passesWithout(call, error)) {
@@ -244,7 +248,7 @@ abstract class RateLimitAspectSupport {
     }
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
-        return stack.policyOf(operation) == BackendErrorPolicy.DENY;
+        return policyOf(operation) == BackendErrorPolicy.DENY;
     }
 
     /** The fallback's result for a rejected call, or the rejection thrown. */

@@ -11,11 +11,11 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.local.LocalFallback;
 
 /**
- * Gives back what the limits of a call that did not pass granted it: the permits each call took (its fixed
- * permits or its cost). A refund that fails is logged; its permits return when the grant leaves the window.
+ * Gives back what the limits of a call that did not pass granted it, through the decision stack that granted it
+ * (each layer undoes its part: the local outage policy keeps a grant made in memory out of Redis). A refund that
+ * fails is logged; its permits return when the grant leaves the window.
  */
 final class Refunds {
 
@@ -27,38 +27,28 @@ final class Refunds {
         this.backend = backend;
     }
 
-    /**
-     * Gives back, latest first, the grants of a call that did not pass; the stage completes with the acquisition.
-     * A grant made in memory while Redis gave no decision is given back to {@code localFallback} only; one made by
-     * Redis to Redis, and to {@code localFallback}, which counts it in this instance's share.
-     */
-    CompletionStage<Acquisition> refund(Acquisition acquisition, LocalFallback localFallback) {
-        List<LimitCall> grants = acquisition.grantsToRefund();
+    /** Gives back, latest first, the grants of a call that did not pass; the stage completes with the acquisition. */
+    CompletionStage<Acquisition> refund(Acquisition acquisition) {
+        List<Acquisition.Grant> grants = acquisition.grantsToRefund();
         if (grants.isEmpty()) {
             return CompletableFuture.completedFuture(acquisition);
         }
         CompletableFuture<?>[] refunds = new CompletableFuture<?>[grants.size()];
         for (int i = 0; i < refunds.length; i++) {
-            LimitCall grant = grants.get(i);
-            localFallback.released(grant.limiterName(), grant.permits());
-            if (acquisition.grantedLocally(grant)) {
-                acquisition.refunded(grant);
-                refunds[i] = CompletableFuture.completedFuture(null);
-                continue;
-            }
+            Acquisition.Grant grant = grants.get(i);
             CompletionStage<Void> refund;
             try {
-                refund = backend.obtain().release(grant.limiterName(), grant.operation().spec(), grant.permits());
+                refund = backend.obtain().release(grant.call().request(), grant.decision());
             }
             catch (RuntimeException ex) {
                 refund = CompletableFuture.failedFuture(ex);
             }
             refunds[i] = refund.handle((ignored, ex) -> {
                 if (ex != null) {
-                    refundFailed(grant, Completions.unwrap(ex), acquisition);
+                    refundFailed(grant.call(), Completions.unwrap(ex), acquisition);
                 }
                 else {
-                    acquisition.refunded(grant);
+                    acquisition.refunded(grant.call());
                 }
                 return null;
             }).toCompletableFuture();

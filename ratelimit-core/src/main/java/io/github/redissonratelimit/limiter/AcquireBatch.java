@@ -55,7 +55,7 @@ public final class AcquireBatch {
         for (AcquireRequest request : requests) {
             CompletionStage<Decision> decision;
             try {
-                decision = backend.acquire(request.limiterName(), request.spec(), request.permits());
+                decision = backend.acquire(request);
             }
             catch (RuntimeException ex) {
                 decision = CompletableFuture.failedFuture(ex);

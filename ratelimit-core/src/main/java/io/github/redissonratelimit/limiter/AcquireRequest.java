@@ -26,6 +26,16 @@ public record AcquireRequest(String limiterName, LimitSpec spec, long permits, B
         Objects.requireNonNull(waitTimeout, "waitTimeout");
     }
 
+    /** Whether the call may wait for the permits: a wait is set, and the limit is not in shadow mode. */
+    public boolean waits() {
+        return !shadow && !waitTimeout.isZero();
+    }
+
+    /** The same request, allowed to wait up to {@code waitTimeout} for its permits. */
+    public AcquireRequest waitingUpTo(Duration waitTimeout) {
+        return new AcquireRequest(limiterName, spec, permits, onBackendError, shadow, waitTimeout);
+    }
+
     /** A request that ends the call on a rejection or on no decision, without waiting. */
     public static AcquireRequest of(String limiterName, LimitSpec spec, long permits) {
         return new AcquireRequest(limiterName, spec, permits, BackendErrorPolicy.DENY, false, Duration.ZERO);

@@ -11,8 +11,10 @@ import java.util.Objects;
  * @param retryAfter for a rejection, the time until the permits can be free; zero when allowed
  * @param state what the limiter holds right after the decision (the permits left, and when the oldest
  * grant gives its permits back), when the backend tells it with the decision; null when unknown
+ * @param local whether the decision was made in this JVM's memory by the local outage policy (Redis gave none, or
+ * the limit was held to this instance's share after an outage) rather than by the shared limiter
  */
-public record Decision(boolean allowed, Duration retryAfter, LimitState state) {
+public record Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local) {
 
     private static final Decision ALLOWED = new Decision(true, Duration.ZERO, null);
 
@@ -21,6 +23,16 @@ public record Decision(boolean allowed, Duration retryAfter, LimitState state) {
         if (retryAfter.isNegative()) {
             retryAfter = Duration.ZERO;
         }
+    }
+
+    /** A decision of the shared limiter. */
+    public Decision(boolean allowed, Duration retryAfter, LimitState state) {
+        this(allowed, retryAfter, state, false);
+    }
+
+    /** The same decision, marked as made in this JVM's memory by the local outage policy. */
+    public Decision madeLocally() {
+        return local ? this : new Decision(allowed, retryAfter, state, true);
     }
 
     /** Allowed, with nothing known of what is left. */

@@ -75,11 +75,11 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend, Li
 
     /** A known rejection is answered at once; anything else goes to the delegate, whose rejections are remembered. */
     @Override
-    public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Decision> acquire(AcquireRequest request) {
         long now = clock.millis();
-        CompletionStage<Decision> known = knownRejection(limiterName, spec, permits, now);
-        return known != null ? known : remembering(delegate.acquire(limiterName, spec, permits), limiterName, spec,
-                permits, now);
+        CompletionStage<Decision> known = knownRejection(request.limiterName(), request.spec(), request.permits(), now);
+        return known != null ? known : remembering(delegate.acquire(request), request.limiterName(), request.spec(),
+                request.permits(), now);
     }
 
     /** Like {@link #acquire}, each request in turn; those not known go to the delegate together. */
@@ -132,9 +132,9 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend, Li
      * may now be too pessimistic (the cost: the next request for it asks Redis).
      */
     @Override
-    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
-        forget(limiterName);
-        return delegate.release(limiterName, spec, permits);
+    public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+        forget(request.limiterName());
+        return delegate.release(request, granted);
     }
 
     @Override

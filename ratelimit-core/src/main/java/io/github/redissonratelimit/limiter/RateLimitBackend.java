@@ -5,16 +5,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Takes permits from a named distributed limiter, without blocking the caller.
+ * Takes permits from a named distributed limiter, without blocking the caller. Every decision is asked with one
+ * {@link AcquireRequest}: the limiter, its spec and the permits, and what the call makes of the answer (its outage
+ * policy, shadow mode, how long it may wait), so that each layer of the decision stack reads what concerns it from
+ * the request itself.
  *
- * <p>Only {@link #acquire} must be implemented; {@link #release} and {@link #state} fail with
+ * <p>Only {@link #acquire(AcquireRequest)} must be implemented; {@link #release} and {@link #state} fail with
  * {@link UnsupportedOperationException} unless a backend can give permits back or tell what is left.
  * Callers that must block wait for the returned stage; there is no second, blocking form of any operation.
- * Decorators add behaviour around a backend: {@link LocalRejectionCache} (answers a flood from memory),
- * {@link WaitingRateLimitBackend} (waits for permits on a timer), and
- * {@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend} (a deadline and a circuit breaker).
- * A stage fails with the backend's exception, never wrapped in a {@code CompletionException} by the backend
- * itself.
+ * A stage fails with the backend's exception, never wrapped in a {@code CompletionException} by the backend itself.
+ *
+ * <p>Decorators add behaviour around a backend. The auto-configuration composes them in one place, innermost first:
+ * the deadline and circuit breaker ({@link io.github.redissonratelimit.resilience.ResilientRateLimitBackend}), the
+ * {@link LocalRejectionCache} (answers a flood from memory), the {@link WaitingRateLimitBackend} (waits for permits
+ * on a timer, for requests with a wait) and the local outage policy
+ * ({@link io.github.redissonratelimit.local.LocalOutagePolicy}, for requests under {@code LOCAL}).
  *
  * <p>The limits of one call with several are asked together, in order, through {@link #acquireAll}: a backend may
  * send them together (the Redis backend decides them in one script call); a decorator keeps that possible by
@@ -24,10 +29,15 @@ import java.util.concurrent.CompletionStage;
 public interface RateLimitBackend {
 
     /**
-     * Takes {@code permits} from the limiter called {@code limiterName} if they are free now. The limiter is
-     * created with {@code spec} when it does not exist yet.
+     * Takes the request's permits from its limiter if they are free now (or, for a request with a wait, within it).
+     * The limiter is created with the request's spec when it does not exist yet.
      */
-    CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits);
+    CompletionStage<Decision> acquire(AcquireRequest request);
+
+    /** Shorthand for {@link #acquire(AcquireRequest)} with {@link AcquireRequest#of}: no wait, no outage policy. */
+    default CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        return acquire(AcquireRequest.of(limiterName, spec, permits));
+    }
 
     /**
      * Decides the limits of one call, in order, each as {@link #acquire} would, and may send them together. Returns
@@ -41,10 +51,11 @@ public interface RateLimitBackend {
     }
 
     /**
-     * Gives back {@code permits} that a call took and did not use (a later limit of the same call rejected it).
-     * The default fails with {@link UnsupportedOperationException}.
+     * Gives back the permits that {@code granted}, this backend's answer to {@code request}, took and the call did
+     * not use (a later limit of the same call rejected it). The default fails with
+     * {@link UnsupportedOperationException}.
      */
-    default CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+    default CompletionStage<Void> release(AcquireRequest request, Decision granted) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException(getClass().getName()
                 + " cannot give permits back: implement release(...) to put several @RateLimit on one method"));
     }

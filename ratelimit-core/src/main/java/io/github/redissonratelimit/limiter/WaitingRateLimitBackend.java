@@ -1,6 +1,6 @@
 package io.github.redissonratelimit.limiter;
 
-import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -8,10 +8,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Waits up to {@code maxWait} for permits: after a rejection, waits its retry-after on a timer (no thread
- * blocks), then asks the delegate again, until the permits are taken or the deadline leaves no room. A
- * rejection whose retry-after lies beyond what is left of {@code maxWait} is returned at once: waiting could
- * not help.
+ * Waits for permits, for requests that may ({@link AcquireRequest#waits()}): after a rejection, waits its
+ * retry-after on a timer (no thread blocks), then asks the delegate again, until the permits are taken or the
+ * request's {@code waitTimeout} leaves no room. A rejection whose retry-after lies beyond what is left of the wait is
+ * returned at once: waiting could not help. Requests without a wait go straight to the delegate.
  *
  * <p>Redisson's own {@code tryAcquire(permits, timeout)} sleeps out the whole timeout when the next permit
  * comes back after it, and retries on the time until the oldest grant expires even when that grant does not
@@ -27,58 +27,71 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
     private static final long MIN_PAUSE_MILLIS = 1;
 
     private final RateLimitBackend delegate;
-    private final long maxWaitNanos;
 
-    public WaitingRateLimitBackend(RateLimitBackend delegate, Duration maxWait) {
+    public WaitingRateLimitBackend(RateLimitBackend delegate) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
-        if (maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
-        }
-        this.maxWaitNanos = maxWait.toNanos();
     }
 
     /**
-     * The permits, taken within {@code maxWait}. Cancelling the returned future ends the wait: no attempt is made
+     * The permits, taken within the request's wait. Cancelling the returned future ends the wait: no attempt is made
      * after it, and a grant that an attempt already under way makes afterwards is given back, so that a caller who
      * is gone never holds permits.
      */
     @Override
-    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Decision> acquire(AcquireRequest request) {
+        if (!request.waits()) {
+            return delegate.acquire(request);
+        }
         CompletableFuture<Decision> result = new CompletableFuture<>();
-        attempt(result, limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
+        attempt(result, request, deadlineOf(request));
         return result;
     }
 
-    private void attempt(CompletableFuture<Decision> result, String limiterName, LimitSpec spec, long permits,
-            long deadline) {
+    /** The first attempts of the requests go to the delegate together; each that waits goes on as {@link #acquire}. */
+    @Override
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        long now = System.nanoTime();
+        return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
+
+            @Override
+            public CompletionStage<Decision> answer(int index) {
+                return null;
+            }
+
+            @Override
+            public CompletionStage<Decision> after(int index, CompletionStage<Decision> first) {
+                AcquireRequest request = requests.get(index);
+                if (!request.waits()) {
+                    return first;
+                }
+                CompletableFuture<Decision> result = new CompletableFuture<>();
+                answered(first, result, request, now + request.waitTimeout().toNanos());
+                return result;
+            }
+        }, (request, index) -> { });
+    }
+
+    private static long deadlineOf(AcquireRequest request) {
+        return System.nanoTime() + request.waitTimeout().toNanos();
+    }
+
+    private void attempt(CompletableFuture<Decision> result, AcquireRequest request, long deadline) {
         if (result.isDone()) {
             return; // the caller gave up while this attempt waited for its turn
         }
         CompletionStage<Decision> asked;
         try {
-            asked = delegate.acquire(limiterName, spec, permits);
+            asked = delegate.acquire(request);
         }
         catch (RuntimeException ex) {
             result.completeExceptionally(ex);
             return;
         }
-        answered(asked, result, limiterName, spec, permits, deadline);
+        answered(asked, result, request, deadline);
     }
 
-    /**
-     * The permits, taken within {@code maxWait}, of a request whose first attempt {@code first} was already sent
-     * (with the other limits of its call): waits after its rejection, and asks the delegate again, as
-     * {@link #acquire} does.
-     */
-    public CompletableFuture<Decision> acquireAfter(CompletionStage<Decision> first, String limiterName, LimitSpec spec,
-            long permits) {
-        CompletableFuture<Decision> result = new CompletableFuture<>();
-        answered(first, result, limiterName, spec, permits, System.nanoTime() + maxWaitNanos);
-        return result;
-    }
-
-    private void answered(CompletionStage<Decision> asked, CompletableFuture<Decision> result, String limiterName,
-            LimitSpec spec, long permits, long deadline) {
+    private void answered(CompletionStage<Decision> asked, CompletableFuture<Decision> result, AcquireRequest request,
+            long deadline) {
         asked.whenComplete((decision, ex) -> {
             if (ex != null) {
                 result.completeExceptionally(Completions.unwrap(ex));
@@ -87,21 +100,21 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
             long pause = pauseMillis(decision, deadline);
             if (pause < 0) {
                 if (!result.complete(decision) && decision.allowed()) {
-                    giveBack(limiterName, spec, permits);
+                    giveBack(request, decision);
                 }
                 return;
             }
             if (!result.isDone()) {
                 Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS);
-                later.execute(() -> attempt(result, limiterName, spec, permits, deadline));
+                later.execute(() -> attempt(result, request, deadline));
             }
         });
     }
 
     /** A grant made for a caller who is gone goes back at once; if that fails, it returns when it leaves the window. */
-    private void giveBack(String limiterName, LimitSpec spec, long permits) {
+    private void giveBack(AcquireRequest request, Decision granted) {
         try {
-            delegate.release(limiterName, spec, permits);
+            delegate.release(request, granted);
         }
         catch (RuntimeException ex) {
             // the grant leaves the window on its own
@@ -118,8 +131,8 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
     }
 
     @Override
-    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
-        return delegate.release(limiterName, spec, permits);
+    public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+        return delegate.release(request, granted);
     }
 
     @Override

@@ -101,6 +101,11 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      * on (its default): such a call may still reach Redis once Redis is back (see {@code docs/operations.md}).
      */
     @Override
+    public CompletableFuture<Decision> acquire(AcquireRequest request) {
+        return acquire(request.limiterName(), request.spec(), request.permits());
+    }
+
+    @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
         if (clusterMasters != null && !clusterMasters.firstMap().isDone()) {
             return clusterMasters.firstMap().thenCompose(ignored -> decide(limiterName, spec, permits));
@@ -193,14 +198,17 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     }
 
     /**
-     * Gives back an unused grant of {@code permits}, in one script call that keeps free + held = rate
+     * Gives back an unused grant of the request's permits, in one script call that keeps free + held = rate
      * (see {@code refund.lua} for why not {@code RRateLimiter.release}).
      * The stage fails with {@link IllegalArgumentException} for {@code permits <= 0} or more than the rate: no
      * grant holds such a count. (RRateLimiter's own release throws only for negative permits, does nothing for
      * 0, and caps the free permits at the rate.)
      */
     @Override
-    public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+    public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+        String limiterName = request.limiterName();
+        LimitSpec spec = request.spec();
+        long permits = request.permits();
         if (permits <= 0 || permits > spec.rate()) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(
                     "Permits to give back must be between 1 and the rate (" + spec.rate() + ") but were " + permits));

@@ -108,14 +108,15 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * {@link RateLimitBackendUnavailableException} when there is none (never a raw timeout).
      */
     @Override
-    public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+    public CompletableFuture<Decision> acquire(AcquireRequest request) {
+        String limiterName = request.limiterName();
         MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
         if (!circuit.breaker().tryAcquirePermission()) {
             return skipped(limiterName, circuit);
         }
         CompletableFuture<Decision> pending;
         try {
-            pending = delegate.acquire(limiterName, spec, permits).toCompletableFuture();
+            pending = delegate.acquire(request).toCompletableFuture();
         }
         catch (RuntimeException | Error ex) {
             pending = CompletableFuture.failedFuture(ex);
@@ -168,8 +169,8 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      * not closed. Its failures do not count towards opening the circuit.
      */
     @Override
-    public CompletableFuture<Void> release(String limiterName, LimitSpec spec, long permits) {
-        return bounded(limiterName, () -> delegate.release(limiterName, spec, permits));
+    public CompletableFuture<Void> release(AcquireRequest request, Decision granted) {
+        return bounded(request.limiterName(), () -> delegate.release(request, granted));
     }
 
     /** Reads the delegate's state within the same deadline; not at all while the circuit is not closed. */

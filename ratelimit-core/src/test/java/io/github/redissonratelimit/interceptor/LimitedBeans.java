@@ -8,6 +8,7 @@ import org.redisson.api.RedissonClient;
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
@@ -34,7 +35,7 @@ final class LimitedBeans implements AutoCloseable {
                 new KeyExpressionParser(ctx.getBeanFactory()));
         ctx.registerBean(RateLimitAdvisor.class, () -> {
             RateLimitInterceptor interceptor = new RateLimitInterceptor(source, new LimiterNaming(),
-                    () -> new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class)));
+                    () -> DecisionStacks.around(new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class))));
             interceptor.setListeners(List.of(outcomes::add, extra));
             customizer.accept(interceptor);
             return new RateLimitAdvisor(source, interceptor);

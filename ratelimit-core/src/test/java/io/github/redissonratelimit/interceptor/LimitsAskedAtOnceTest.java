@@ -15,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -39,14 +41,20 @@ class LimitsAskedAtOnceTest {
 
     private final RateLimitBackend byHand = new RateLimitBackend() {
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             return asked.computeIfAbsent(limiterName, name -> name.contains("known-out")
                     ? CompletableFuture.completedFuture(Decision.reject(Duration.ofSeconds(5)))
                     : new CompletableFuture<>());
         }
 
         @Override
-        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             released.add(limiterName);
             return CompletableFuture.completedFuture(null);
         }
@@ -54,7 +62,8 @@ class LimitsAskedAtOnceTest {
 
     private Orders orders() {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(), byHand);
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                DecisionStacks.around(byHand));
         interceptor.setListeners(List.of(outcomes::add));
         interceptor.setAsyncExecutor(Runnable::run);
         ProxyFactory factory = new ProxyFactory(new Orders());

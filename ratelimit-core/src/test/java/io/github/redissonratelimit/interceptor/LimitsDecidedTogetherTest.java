@@ -14,9 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 import org.springframework.aop.framework.ProxyFactory;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -94,7 +96,10 @@ class LimitsDecidedTogetherTest {
         RedissonRateLimitBackend redisBackend = new RedissonRateLimitBackend(client);
         RateLimitBackend failingOnRegion = new RateLimitBackend() {
             @Override
-            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(AcquireRequest request) {
+                String limiterName = request.limiterName();
+                LimitSpec spec = request.spec();
+                long permits = request.permits();
                 if (limiterName.contains("region")) {
                     throw new AssertionError("a backend bug"); // an Error: not turned into a failed decision
                 }
@@ -103,7 +108,7 @@ class LimitsDecidedTogetherTest {
         };
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
                 new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
-                () -> failingOnRegion);
+                () -> DecisionStacks.around(failingOnRegion));
         ProxyFactory factory = new ProxyFactory(new Orders());
         factory.setProxyTargetClass(true);
         factory.addAdvice(interceptor);

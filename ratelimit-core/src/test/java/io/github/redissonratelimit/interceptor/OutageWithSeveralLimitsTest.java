@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.framework.ProxyFactory;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -37,7 +39,10 @@ class OutageWithSeveralLimitsTest {
 
     private final RateLimitBackend partlyDown = new RateLimitBackend() {
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             if (limiterName.contains("stuck")) {
                 return new CompletableFuture<>();
             }
@@ -49,7 +54,10 @@ class OutageWithSeveralLimitsTest {
         }
 
         @Override
-        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             released.add(limiterName);
             return CompletableFuture.completedFuture(null);
         }
@@ -57,7 +65,8 @@ class OutageWithSeveralLimitsTest {
 
     private Accounts accounts() {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(), partlyDown);
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                DecisionStacks.around(partlyDown));
         interceptor.setListeners(List.of(outcomes::add));
         ProxyFactory factory = new ProxyFactory(new Accounts());
         factory.setProxyTargetClass(true);

@@ -27,7 +27,7 @@ class RateLimitAdvisorTest {
     private final RateLimitAdvisor advisor = new RateLimitAdvisor(operations, new RateLimitInterceptor(operations,
             new LimiterNaming(), () -> {
                 created.incrementAndGet();
-                return (name, spec, permits) -> {
+                return request -> {
                     intercepted.incrementAndGet();
                     return CompletableFuture.completedFuture(Decision.allow());
                 };

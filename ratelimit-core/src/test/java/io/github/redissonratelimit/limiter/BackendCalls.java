@@ -19,11 +19,12 @@ public final class BackendCalls {
 
     public static Decision acquire(RateLimitBackend backend, String limiterName, LimitSpec spec, long permits,
             Duration maxWait) {
-        return acquire(new WaitingRateLimitBackend(backend, maxWait), limiterName, spec, permits);
+        return await(new WaitingRateLimitBackend(backend).acquire(
+                AcquireRequest.of(limiterName, spec, permits).waitingUpTo(maxWait)));
     }
 
     public static void release(RateLimitBackend backend, String limiterName, LimitSpec spec, long permits) {
-        await(backend.release(limiterName, spec, permits));
+        await(backend.release(AcquireRequest.of(limiterName, spec, permits), Decision.allow()));
     }
 
     public static LimitState state(RateLimitBackend backend, String limiterName, LimitSpec spec) {

@@ -243,7 +243,10 @@ class LocalRejectionCacheRedisTest {
         }
 
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             called.set(true);
             return delegate.acquire(limiterName, spec, permits);
         }

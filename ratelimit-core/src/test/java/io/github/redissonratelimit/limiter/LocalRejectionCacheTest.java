@@ -125,7 +125,7 @@ class LocalRejectionCacheTest {
 
     @Test
     void aRejectionWithoutWaitIsNotRemembered() {
-        RateLimitBackend rejectsWithoutWait = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ZERO));
+        RateLimitBackend rejectsWithoutWait = request -> CompletableFuture.completedFuture(Decision.reject(Duration.ZERO));
         LocalRejectionCache cache = new LocalRejectionCache(rejectsWithoutWait, 10, clock);
 
         acquire(cache, "a", THREE_PER_SECOND, 1);
@@ -171,7 +171,7 @@ class LocalRejectionCacheTest {
 
     @Test
     void remembersAtMostMaxEntries() {
-        RateLimitBackend alwaysRejects = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.reject(Duration.ofMinutes(1)));
+        RateLimitBackend alwaysRejects = request -> CompletableFuture.completedFuture(Decision.reject(Duration.ofMinutes(1)));
         LocalRejectionCache small = new LocalRejectionCache(alwaysRejects, 5, clock);
 
         for (int i = 0; i < 100; i++) {
@@ -207,7 +207,10 @@ class LocalRejectionCacheTest {
 
         /** Gives back the newest grant of that many permits, as the Redis backend does. */
         @Override
-        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             Deque<long[]> log = grants.getOrDefault(limiterName, new ArrayDeque<>());
             for (java.util.Iterator<long[]> newestFirst = log.descendingIterator(); newestFirst.hasNext();) {
                 if (newestFirst.next()[1] == permits) {
@@ -219,7 +222,10 @@ class LocalRejectionCacheTest {
         }
 
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             return CompletableFuture.completedFuture(decide(limiterName, spec, permits));
         }
 

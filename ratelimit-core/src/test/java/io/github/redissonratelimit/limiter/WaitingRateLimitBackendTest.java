@@ -27,14 +27,20 @@ class WaitingRateLimitBackendTest {
     private final RateLimitBackend backend = new RateLimitBackend() {
 
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             CompletableFuture<Decision> attempt = new CompletableFuture<>();
             attempts.add(attempt);
             return attempt;
         }
 
         @Override
-        public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             released.add(limiterName + " x" + permits);
             return CompletableFuture.completedFuture(null);
         }
@@ -42,8 +48,8 @@ class WaitingRateLimitBackendTest {
 
     @Test
     void aGrantMadeAfterTheCallerCancelledIsGivenBack() {
-        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend, Duration.ofSeconds(10))
-                .acquire("limiter", SPEC, 1);
+        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend)
+                .acquire(AcquireRequest.of("limiter", SPEC, 1).waitingUpTo(Duration.ofSeconds(10))).toCompletableFuture();
 
         assertThat(wait.cancel(false)).isTrue();
         attempts.get(0).complete(Decision.allow());
@@ -54,8 +60,8 @@ class WaitingRateLimitBackendTest {
 
     @Test
     void aRejectionAfterTheCallerCancelledEndsTheWait() {
-        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend, Duration.ofSeconds(10))
-                .acquire("limiter", SPEC, 1);
+        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend)
+                .acquire(AcquireRequest.of("limiter", SPEC, 1).waitingUpTo(Duration.ofSeconds(10))).toCompletableFuture();
 
         wait.cancel(false);
         attempts.get(0).complete(Decision.reject(Duration.ofMillis(1)));
@@ -66,8 +72,8 @@ class WaitingRateLimitBackendTest {
 
     @Test
     void aGrantForACallerStillWaitingIsKept() {
-        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend, Duration.ofSeconds(10))
-                .acquire("limiter", SPEC, 1);
+        CompletableFuture<Decision> wait = new WaitingRateLimitBackend(backend)
+                .acquire(AcquireRequest.of("limiter", SPEC, 1).waitingUpTo(Duration.ofSeconds(10))).toCompletableFuture();
 
         attempts.get(0).complete(Decision.allow());
 

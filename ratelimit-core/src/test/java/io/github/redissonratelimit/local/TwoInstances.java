@@ -55,6 +55,7 @@ final class TwoInstances implements AutoCloseable {
     private final List<Orders> instances = new ArrayList<>();
     private final List<InstanceHeartbeat> heartbeats = new ArrayList<>();
     private final List<RedissonClient> redissonClients = new ArrayList<>();
+    private final List<LocalFallback> fallbacks = new ArrayList<>();
     private final ThreadLocal<String> lastResult = new ThreadLocal<>();
     final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
     final Map<String, Integer> errors = new ConcurrentHashMap<>();
@@ -71,10 +72,11 @@ final class TwoInstances implements AutoCloseable {
             ResilientRateLimitBackend backend = new ResilientRateLimitBackend(new RedissonRateLimitBackend(client),
                     deadline, 3, Duration.ofMillis(300));
             AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
-            RateLimitInterceptor interceptor = new RateLimitInterceptor(operations, naming, () -> backend);
             LocalFallback fallback = new LocalFallback(heartbeat, 10_000);
             heartbeat.reportInMemoryGrants(fallback::millisSinceLastLocalGrant);
-            interceptor.setLocalFallback(fallback);
+            fallbacks.add(fallback);
+            LocalOutagePolicy stack = new LocalOutagePolicy(backend, fallback);
+            RateLimitInterceptor interceptor = new RateLimitInterceptor(operations, naming, () -> stack);
             interceptor.setListeners(List.of(outcomes -> lastResult.set(outcomes.get(outcomes.size() - 1).result().tag())));
             context.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, interceptor));
             context.registerBean(Orders.class);
@@ -127,8 +129,7 @@ final class TwoInstances implements AutoCloseable {
     }
 
     LocalFallback localFallback(int instance) {
-        return contexts.get(instance).getBean(RateLimitAdvisor.class).getAdvice() instanceof RateLimitInterceptor interceptor
-                ? interceptor.getLocalFallback() : null;
+        return fallbacks.get(instance);
     }
 
     /** Per key, in time order. */

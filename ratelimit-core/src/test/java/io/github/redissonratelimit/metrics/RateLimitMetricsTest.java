@@ -15,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.redisson.api.RedissonClient;
 import org.springframework.aop.framework.ProxyFactory;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
@@ -45,7 +46,8 @@ class RateLimitMetricsTest {
 
     private Orders limited(RateLimitBackend backend) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(), backend);
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                DecisionStacks.around(backend));
         interceptor.setListeners(List.of(new RateLimitMetrics(registry)));
         ProxyFactory factory = new ProxyFactory(new Orders());
         factory.setProxyTargetClass(true);
@@ -81,7 +83,7 @@ class RateLimitMetricsTest {
 
     @Test
     void aFailingBackendCountsAsErrorAndTheCallFails() {
-        RateLimitBackend down = (name, spec, permits) -> {
+        RateLimitBackend down = request -> {
             throw new IllegalStateException("Redis is down");
         };
         Orders orders = limited(down);

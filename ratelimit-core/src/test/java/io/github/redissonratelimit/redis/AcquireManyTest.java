@@ -179,7 +179,7 @@ class AcquireManyTest {
         List<CompletableFuture<Decision>> decisions = together(backend, user, 1, region);
         assertThat(join(decisions.get(0)).allowed()).isFalse();
         assertThat(join(decisions.get(1)).allowed()).as("decided on its own").isTrue();
-        backend.release(region, FIVE, 1).toCompletableFuture().get(30, TimeUnit.SECONDS); // what the caller does
+        backend.release(AcquireRequest.of(region, FIVE, 1), Decision.allow()).toCompletableFuture().get(30, TimeUnit.SECONDS); // what the caller does
 
         assertThat(client.getRateLimiter(region).availablePermits()).isEqualTo(2);
         assertThat(redis.number("ZCARD", LimiterNaming.permitsKey(region))).isEqualTo(3);

@@ -18,6 +18,7 @@ import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -204,7 +205,7 @@ class RefundStateAndWaitingTest {
         String name = naming.limiterName("refund-async");
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 1, 5)).isEqualTo(5);
 
-        backend.release(name, FIVE_PER_MINUTE, 1).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        backend.release(AcquireRequest.of(name, FIVE_PER_MINUTE, 1), Decision.allow()).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         assertThat(allowed(backend, name, FIVE_PER_MINUTE, 1, 2)).isEqualTo(1);
     }
@@ -247,7 +248,7 @@ class RefundStateAndWaitingTest {
         assertThat(acquire(backend, name, onePerSecond, 1).allowed()).isFalse();
 
         assertThat(acquire(backend, name, onePerSecond, 1, Duration.ofSeconds(5)).allowed()).isTrue();
-        assertThat(join(new WaitingRateLimitBackend(backend, Duration.ofSeconds(5)).acquire(name, onePerSecond, 1)).allowed()).isTrue();
+        assertThat(join(new WaitingRateLimitBackend(backend).acquire(AcquireRequest.of(name, onePerSecond, 1).waitingUpTo(Duration.ofSeconds(5)))).allowed()).isTrue();
     }
 
     @Test
@@ -260,7 +261,7 @@ class RefundStateAndWaitingTest {
 
         CommandStats before = redis.commandStats();
         Decision blocking = acquire(backend, name, onePerMinute, 1, Duration.ofSeconds(30));
-        Decision async = join(new WaitingRateLimitBackend(backend, Duration.ofSeconds(30)).acquire(name, onePerMinute, 1));
+        Decision async = join(new WaitingRateLimitBackend(backend).acquire(AcquireRequest.of(name, onePerMinute, 1).waitingUpTo(Duration.ofSeconds(30))));
         CommandStats delta = redis.commandStats().minus(before);
 
         assertThat(blocking.allowed()).isFalse();

@@ -19,6 +19,7 @@ import org.redisson.client.RedisConnectionException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
@@ -45,7 +46,10 @@ class PerMasterCircuitTest {
     private final class TwoMasters implements RateLimitBackend, MasterLocator {
 
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             if (masterOf(limiterName).equals("A")) {
                 callsToA.incrementAndGet();
                 if (aIsDown) {
@@ -153,7 +157,7 @@ class PerMasterCircuitTest {
         assertThatThrownBy(() -> acquire(wrapped, "a:user", SPEC, 1));
         assertThat(wrapped.getMasterStates()).containsOnlyKeys("A");
 
-        RateLimitBackend plain = (name, spec, permits) -> CompletableFuture.failedFuture(
+        RateLimitBackend plain = request -> CompletableFuture.failedFuture(
                 new RedisConnectionException("down"));
         ResilientRateLimitBackend single = resilient(plain);
         assertThatThrownBy(() -> acquire(single, "a:user", SPEC, 1));

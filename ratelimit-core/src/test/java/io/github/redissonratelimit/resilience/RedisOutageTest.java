@@ -29,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.framework.autoproxy.DefaultAdvisorAutoProxyCreator;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 
+import io.github.redissonratelimit.local.DecisionStacks;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.RateLimitExceededException;
@@ -310,7 +311,7 @@ class RedisOutageTest {
         ctx.registerBean(ResilientRateLimitBackend.class, () -> resilient(client, 5));
         AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
         ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
-                operations, new LimiterNaming(), () -> ctx.getBean(ResilientRateLimitBackend.class))));
+                operations, new LimiterNaming(), () -> DecisionStacks.around(ctx.getBean(ResilientRateLimitBackend.class)))));
         ctx.registerBean(Service.class);
         ctx.refresh();
         context = ctx;

@@ -23,6 +23,7 @@ import org.redisson.client.RedisException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -65,7 +66,10 @@ class ResilientRateLimitBackendTest {
     private RateLimitBackend backend(Supplier<CompletableFuture<Decision>> answers) {
         return new RateLimitBackend() {
             @Override
-            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(AcquireRequest request) {
+                String limiterName = request.limiterName();
+                LimitSpec spec = request.spec();
+                long permits = request.permits();
                 calls.incrementAndGet();
                 CompletableFuture<Decision> answer = answers.get();
                 issued.add(answer);
@@ -84,7 +88,7 @@ class ResilientRateLimitBackendTest {
                 Decision.reject(Duration.ofSeconds(7))));
 
         assertThat(acquire(backend, "rl:{k}", SPEC, 1)).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
-        assertThat(backend.acquire("rl:{k}", SPEC, 1).join()).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
+        assertThat(backend.acquire("rl:{k}", SPEC, 1).toCompletableFuture().join()).isEqualTo(Decision.reject(Duration.ofSeconds(7)));
         assertThat(backend.getFailureCount()).isZero();
         assertThat(events).isEmpty();
     }
@@ -109,7 +113,7 @@ class ResilientRateLimitBackendTest {
     void theAsynchronousCallHasTheSameDeadline() {
         ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
 
-        assertThatThrownBy(() -> backend.acquire("rl:{k}", SPEC, 1).join())
+        assertThatThrownBy(() -> backend.acquire("rl:{k}", SPEC, 1).toCompletableFuture().join())
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
@@ -122,12 +126,18 @@ class ResilientRateLimitBackendTest {
         CompletableFuture<LimitState> neverAnswered = new CompletableFuture<>();
         RateLimitBackend delegate = new RateLimitBackend() {
             @Override
-            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(AcquireRequest request) {
+                String limiterName = request.limiterName();
+                LimitSpec spec = request.spec();
+                long permits = request.permits();
                 throw new AssertionError("not used");
             }
 
             @Override
-            public CompletionStage<Void> release(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+                String limiterName = request.limiterName();
+                LimitSpec spec = request.spec();
+                long permits = request.permits();
                 passed.add("release " + limiterName + " " + permits);
                 return CompletableFuture.completedFuture(null);
             }
@@ -220,7 +230,10 @@ class ResilientRateLimitBackendTest {
     void aBackendThatThrowsInsteadOfFailingItsFutureIsHandledAlike() {
         RateLimitBackend throwing = new RateLimitBackend() {
             @Override
-            public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+            public CompletionStage<Decision> acquire(AcquireRequest request) {
+                String limiterName = request.limiterName();
+                LimitSpec spec = request.spec();
+                long permits = request.permits();
                 throw new RedisConnectionException("refused");
             }
         };

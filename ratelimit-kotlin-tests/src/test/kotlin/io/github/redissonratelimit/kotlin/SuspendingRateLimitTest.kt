@@ -5,9 +5,13 @@ import io.github.redissonratelimit.annotation.RateLimit
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor
 import io.github.redissonratelimit.key.KeyExpressionParser
+import io.github.redissonratelimit.limiter.AcquireRequest
 import io.github.redissonratelimit.limiter.Decision
-import io.github.redissonratelimit.limiter.LimitSpec
 import io.github.redissonratelimit.limiter.RateLimitBackend
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend
+import io.github.redissonratelimit.local.InstanceCount
+import io.github.redissonratelimit.local.LocalFallback
+import io.github.redissonratelimit.local.LocalOutagePolicy
 import io.github.redissonratelimit.naming.LimiterNaming
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend
@@ -87,7 +91,9 @@ class SuspendingRateLimitTest {
         ctx.registerBean(RateLimitAdvisor::class.java, Supplier {
             val redisson = ctx.getBean(RedissonClient::class.java)
             RateLimitAdvisor(source, RateLimitInterceptor(source, LimiterNaming(), Supplier<RateLimitBackend> {
-                backend?.invoke(redisson) ?: RedissonRateLimitBackend(redisson)
+                // the layers the auto-configuration puts above the backend: the wait, then the outage policy
+                LocalOutagePolicy(WaitingRateLimitBackend(backend?.invoke(redisson) ?: RedissonRateLimitBackend(redisson)),
+                    LocalFallback(InstanceCount.fixed(1, 0), 10_000))
             }))
         })
         ctx.registerBean(Orders::class.java, Supplier { Orders() })
@@ -139,7 +145,7 @@ class SuspendingRateLimitTest {
         val asked = CompletableDeferred<Unit>()
         val orders = orders { _ ->
             object : RateLimitBackend {
-                override fun acquire(limiterName: String, spec: LimitSpec, permits: Long): CompletionStage<Decision> {
+                override fun acquire(request: AcquireRequest): CompletionStage<Decision> {
                     asked.complete(Unit)
                     return pending
                 }

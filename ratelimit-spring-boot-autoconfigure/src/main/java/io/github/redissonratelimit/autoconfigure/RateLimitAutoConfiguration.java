@@ -72,6 +72,12 @@ public final class RateLimitAutoConfiguration {
     /** Name of the decorator bean that answers known rejections from memory. */
     public static final String LOCAL_REJECTION_DECORATOR = "rateLimitLocalRejectionDecorator";
 
+    /** Name of the decorator bean that waits for permits, for limits with a {@code waitTimeout}. */
+    public static final String WAITING_DECORATOR = "rateLimitWaitingDecorator";
+
+    /** Name of the decorator bean that applies the {@code local} outage policy. */
+    public static final String LOCAL_OUTAGE_DECORATOR = "rateLimitLocalOutageDecorator";
+
     /** How long startup waits for the warm-up: scripts, eviction policy and decisions together. */
     static final Duration WARM_UP_WAIT = Duration.ofSeconds(5);
 
@@ -170,12 +176,11 @@ public final class RateLimitAutoConfiguration {
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
             LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
-            BeanFactory beanFactory, LimitOverrides rateLimitOverrides, LocalFallback rateLimitLocalFallback) {
+            BeanFactory beanFactory, LimitOverrides rateLimitOverrides) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
                 () -> rateLimitBackend.getObject());
         interceptor.setOverrides(rateLimitOverrides);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());
-        interceptor.setLocalFallback(rateLimitLocalFallback);
         interceptor.setListeners(() -> rateLimitListeners.orderedStream().toList());
         interceptor.setAsyncExecutor(() -> beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
                 && beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)

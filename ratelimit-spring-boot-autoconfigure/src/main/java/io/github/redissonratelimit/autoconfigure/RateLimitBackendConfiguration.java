@@ -13,13 +13,30 @@ import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
- * The backend of {@link RateLimitAutoConfiguration}: the Redisson backend, wrapped by every
- * {@link RateLimitBackendDecorator} bean in their order.
+ * The decision stack of {@link RateLimitAutoConfiguration}, all in this file: the Redisson backend, wrapped by every
+ * {@link RateLimitBackendDecorator} bean in their order ({@link BackendComposition}). The layers it declares,
+ * innermost first (each backs off for a bean of its name):
+ * <ol>
+ * <li>{@value RateLimitAutoConfiguration#RESILIENCE_DECORATOR} ({@link RateLimitBackendDecorator#RESILIENCE_ORDER}):
+ * the decision deadline and one circuit breaker per Redis master;</li>
+ * <li>{@value RateLimitAutoConfiguration#LOCAL_REJECTION_DECORATOR}
+ * ({@link RateLimitBackendDecorator#LOCAL_REJECTION_ORDER}, unless {@code ratelimit.local-rejection.enabled=false}):
+ * rejections known in this JVM answered from memory;</li>
+ * <li>{@value RateLimitAutoConfiguration#WAITING_DECORATOR} ({@link RateLimitBackendDecorator#WAITING_ORDER}): waits
+ * for permits, for requests with a {@code waitTimeout};</li>
+ * <li>{@value RateLimitAutoConfiguration#LOCAL_OUTAGE_DECORATOR}
+ * ({@link RateLimitBackendDecorator#LOCAL_OUTAGE_ORDER}): the {@code LOCAL} outage policy, for requests under it.</li>
+ * </ol>
+ * The interceptor, the endpoint and the headers use the composed {@link RateLimitBackend} bean; each request says
+ * which layers concern it (its outage policy, shadow mode, wait).
  */
 @Configuration(proxyBeanMethods = false)
 final class RateLimitBackendConfiguration {
@@ -61,6 +78,19 @@ final class RateLimitBackendConfiguration {
         return backend -> rateLimitLimiterMemories.register(new LocalRejectionCache(backend, maxEntries));
     }
 
+    @Bean(RateLimitAutoConfiguration.WAITING_DECORATOR)
+    @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.WAITING_DECORATOR)
+    @Order(RateLimitBackendDecorator.WAITING_ORDER)
+    RateLimitBackendDecorator rateLimitWaitingDecorator() {
+        return WaitingRateLimitBackend::new;
+    }
+
+    @Bean(RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)
+    @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)
+    @Order(RateLimitBackendDecorator.LOCAL_OUTAGE_ORDER)
+    RateLimitBackendDecorator rateLimitLocalOutageDecorator(LocalFallback rateLimitLocalFallback) {
+        return backend -> new LocalOutagePolicy(backend, rateLimitLocalFallback);
+    }
 
     @Bean
     @ConditionalOnMissingBean

@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -82,7 +84,7 @@ final class WarmUpDecisions {
                 await(CompletableFuture.allOf(calls), deadlineNanos);
             }
             await(backend.state(limiterName, SPEC), deadlineNanos);
-            await(backend.release(limiterName, SPEC, 1), deadlineNanos);
+            await(backend.release(AcquireRequest.of(limiterName, SPEC, 1), Decision.allow()), deadlineNanos);
             for (int i = 0; i < throughDecorators; i++) {
                 await(composed.acquire(limiterName, SPEC, 1), deadlineNanos);
             }

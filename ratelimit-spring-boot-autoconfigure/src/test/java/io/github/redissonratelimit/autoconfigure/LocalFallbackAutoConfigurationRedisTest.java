@@ -12,7 +12,8 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.redis.membership.InstanceHeartbeat;
@@ -44,8 +45,10 @@ class LocalFallbackAutoConfigurationRedisTest {
     @Test
     void twoInstancesCountEachOtherAndTheShareIsHalfTheRate() {
         withRedis().run(first -> withRedis().run(second -> {
-            LocalFallback fallback = first.getBean(RateLimitInterceptor.class).getLocalFallback();
-            assertThat(fallback).isSameAs(first.getBean(LocalFallback.class));
+            LocalFallback fallback = first.getBean(LocalFallback.class);
+            assertThat(first.getBean(RateLimitBackend.class)).as("the local outage policy is the outermost layer")
+                    .isInstanceOfSatisfying(LocalOutagePolicy.class,
+                            policy -> assertThat(policy.getFallback()).isSameAs(fallback));
             awaitInstances(first, 2);
             awaitInstances(second, 2);
             assertThat(fallback.getInstances().instances()).isEqualTo(2);

@@ -97,7 +97,7 @@ class RateLimitAutoConfigurationRedisTest {
     @Test
     void rejectsFloodsFromMemoryByDefault() {
         withRedis().run(context -> {
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class);
+            TestBackends.layer(context.getBean(RateLimitBackend.class), LocalRejectionCache.class);
             Greeter greeter = context.getBean(Greeter.class);
             greeter.greet("flo");
             greeter.greet("flo");

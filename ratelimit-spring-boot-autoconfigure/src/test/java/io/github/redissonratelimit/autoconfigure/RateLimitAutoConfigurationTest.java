@@ -17,6 +17,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.redissonratelimit.local.LocalOutagePolicy;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
@@ -87,7 +89,7 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void everyBeanBacksOffForAUserBean() {
-        RateLimitBackend alwaysAllow = (name, spec, permits) -> CompletableFuture.completedFuture(Decision.allow());
+        RateLimitBackend alwaysAllow = request -> CompletableFuture.completedFuture(Decision.allow());
         LimiterNaming naming = new LimiterNaming("custom:", 100);
         withRedisson().withBean(RateLimitBackend.class, () -> alwaysAllow)
                 .withBean(LimiterNaming.class, () -> naming)
@@ -124,8 +126,9 @@ class RateLimitAutoConfigurationTest {
 
     @Test
     void rejectsFloodsFromMemoryByDefault() {
-        withRedisson().run(context ->
-                assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class));
+        withRedisson().run(context -> assertThat(TestBackends.layerTypes(context.getBean(RateLimitBackend.class)))
+                .containsExactly(LocalOutagePolicy.class, WaitingRateLimitBackend.class, LocalRejectionCache.class,
+                        ResilientRateLimitBackend.class, RedissonRateLimitBackend.class));
     }
 
     /** Sees what it wraps, right around the Redisson backend. */
@@ -148,7 +151,9 @@ class RateLimitAutoConfigurationTest {
     void localRejectionCanBeTurnedOff() {
         withRedisson().withUserConfiguration(Innermost.class).withPropertyValues("ratelimit.local-rejection.enabled=false")
                 .run(context -> {
-                    assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(ResilientRateLimitBackend.class);
+                    assertThat(TestBackends.layerTypes(context.getBean(RateLimitBackend.class))).containsExactly(
+                            LocalOutagePolicy.class, WaitingRateLimitBackend.class, ResilientRateLimitBackend.class,
+                            RedissonRateLimitBackend.class);
                     assertThat(context.getBean(Innermost.class).wrapped).isInstanceOf(RedissonRateLimitBackend.class);
                 });
         withRedisson().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
@@ -198,10 +203,14 @@ class RateLimitAutoConfigurationTest {
     @Test
     void defaultsLimitLocallyWithinOneHundredMilliseconds() {
         withRedisson().run(context -> {
-            // the flood shortcut outermost (it costs no Redis call), the deadline and circuit breaker around Redis
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOfSatisfying(LocalRejectionCache.class,
-                    cache -> assertThat(cache.getDelegate()).isInstanceOfSatisfying(ResilientRateLimitBackend.class,
-                            backend -> assertThat(backend.getTimeout()).isEqualTo(Duration.ofMillis(100))));
+            // the outage policy outermost, then the wait, the flood shortcut (it costs no Redis call), and the deadline
+            // and circuit breaker around Redis
+            RateLimitBackend stack = context.getBean(RateLimitBackend.class);
+            assertThat(TestBackends.layerTypes(stack)).containsExactly(LocalOutagePolicy.class,
+                    WaitingRateLimitBackend.class, LocalRejectionCache.class, ResilientRateLimitBackend.class,
+                    RedissonRateLimitBackend.class);
+            assertThat(TestBackends.layer(stack, ResilientRateLimitBackend.class).getTimeout())
+                    .isEqualTo(Duration.ofMillis(100));
             assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())
                     .isEqualTo(BackendErrorPolicy.LOCAL);
             RateLimitProperties properties = context.getBean(RateLimitProperties.class);

@@ -13,13 +13,17 @@ import org.springframework.core.annotation.Order;
 
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.local.LocalFallback;
+import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * The backend is the Redisson backend bean wrapped by the {@link RateLimitBackendDecorator} beans in their order:
- * the deadline and circuit breaker right around Redis, the local rejection cache around them, a decorator of the
- * application where its order puts it. No Redis: only the wiring is looked at.
+ * the deadline and circuit breaker right around Redis, the local rejection cache around them, then the wait, then the
+ * local outage policy outermost; a decorator of the application where its order puts it. No Redis: only the wiring
+ * is looked at.
  */
 class RateLimitBackendCompositionTest {
 
@@ -55,6 +59,18 @@ class RateLimitBackendCompositionTest {
         }
 
         @Bean
+        @Order(RateLimitBackendDecorator.WAITING_ORDER - 1)
+        Recorder belowTheWait() {
+            return new Recorder();
+        }
+
+        @Bean
+        @Order(RateLimitBackendDecorator.LOCAL_OUTAGE_ORDER - 1)
+        Recorder belowTheOutagePolicy() {
+            return new Recorder();
+        }
+
+        @Bean
         Recorder unordered() {
             return new Recorder();
         }
@@ -65,27 +81,34 @@ class RateLimitBackendCompositionTest {
     }
 
     @Test
-    void theDeadlineAndBreakerWrapRedisAndTheLocalRejectionCacheWrapsThem() {
+    void theWholeStackInItsOrderAroundRedis() {
         runner.withUserConfiguration(Recorders.class).run(context -> {
             assertThat(context).hasNotFailed().hasBean(RateLimitAutoConfiguration.REDISSON_BACKEND)
                     .hasBean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
-                    .hasBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR);
+                    .hasBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR)
+                    .hasBean(RateLimitAutoConfiguration.WAITING_DECORATOR)
+                    .hasBean(RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR);
             RateLimitBackend redisson = context.getBean(RateLimitAutoConfiguration.REDISSON_BACKEND, RateLimitBackend.class);
             assertThat(redisson).isInstanceOf(RedissonRateLimitBackend.class);
             assertThat(recorder(context, "innermost").wrapped).isSameAs(redisson);
             assertThat(recorder(context, "between").wrapped).isInstanceOf(ResilientRateLimitBackend.class);
-            assertThat(recorder(context, "unordered").wrapped).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheOutagePolicy").wrapped).isInstanceOf(WaitingRateLimitBackend.class);
+            assertThat(recorder(context, "unordered").wrapped).isInstanceOf(LocalOutagePolicy.class);
+            assertThat(((LocalOutagePolicy) recorder(context, "unordered").wrapped).getFallback())
+                    .isSameAs(context.getBean(LocalFallback.class));
             // the composed backend is the one RateLimitBackend injected by type: the Redisson backend is no candidate
             assertThat(context.getBean(RateLimitBackend.class)).isSameAs(recorder(context, "unordered").wrapped);
         });
     }
 
     @Test
-    void withoutLocalRejectionTheDeadlineAndBreakerAreOutermost() {
-        runner.withPropertyValues("ratelimit.local-rejection.enabled=false").run(context -> {
-            assertThat(context).doesNotHaveBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR);
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(ResilientRateLimitBackend.class);
-        });
+    void withoutLocalRejectionTheWaitWrapsTheDeadlineAndBreaker() {
+        runner.withUserConfiguration(Recorders.class).withPropertyValues("ratelimit.local-rejection.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR);
+                    assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(ResilientRateLimitBackend.class);
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -101,9 +124,9 @@ class RateLimitBackendCompositionTest {
     @Test
     void aDecoratorOfTheSameNameReplacesOneAtItsOrder() {
         runner.withUserConfiguration(OwnLocalRejection.class, Recorders.class).run(context -> {
-            RateLimitBackend own = recorder(context, "unordered").wrapped;
+            RateLimitBackend own = recorder(context, "belowTheWait").wrapped;
             assertThat(TestBackends.wrappedBy(own)).isInstanceOf(ResilientRateLimitBackend.class);
-            assertThat(context.getBean(RateLimitBackend.class)).isSameAs(own);
+            assertThat(recorder(context, "belowTheOutagePolicy").wrapped).isInstanceOf(WaitingRateLimitBackend.class);
         });
     }
 
@@ -121,7 +144,7 @@ class RateLimitBackendCompositionTest {
         runner.withUserConfiguration(NoResilience.class, Recorders.class).run(context -> {
             RateLimitBackend redisson = context.getBean(RateLimitAutoConfiguration.REDISSON_BACKEND, RateLimitBackend.class);
             assertThat(recorder(context, "between").wrapped).isSameAs(redisson);
-            assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LocalRejectionCache.class);
         });
     }
 
@@ -133,7 +156,7 @@ class RateLimitBackendCompositionTest {
                         definition -> ((AbstractBeanDefinition) definition).setDefaultCandidate(false))
                 .run(context -> {
                     assertThat(recorder(context, "innermost").wrapped).isSameAs(own);
-                    assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalRejectionCache.class);
+                    assertThat(context.getBean(RateLimitBackend.class)).isInstanceOf(LocalOutagePolicy.class);
                 });
     }
 

@@ -140,7 +140,7 @@ class RateLimitOutagePolicyAutoConfigurationTest {
     }
 
     private static ResilientRateLimitBackend resilient(RateLimitBackend backend) {
-        return (ResilientRateLimitBackend) ((LocalRejectionCache) backend).getDelegate();
+        return TestBackends.layer(backend, ResilientRateLimitBackend.class);
     }
 
     @Test

@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
@@ -132,7 +133,10 @@ class RateLimitWarmUpTest {
         }
 
         @Override
-        public CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
+        public CompletionStage<Decision> acquire(AcquireRequest request) {
+            String limiterName = request.limiterName();
+            LimitSpec spec = request.spec();
+            long permits = request.permits();
             acquisitions.incrementAndGet();
             return delegate.acquire(limiterName, spec, permits);
         }

@@ -177,7 +177,7 @@ class RateLimitersTwoInstancesTest {
     }
 
     private static LocalRejectionCache localRejections(AssertableApplicationContext context) {
-        return (LocalRejectionCache) context.getBean(RateLimitBackend.class);
+        return TestBackends.layer(context.getBean(RateLimitBackend.class), LocalRejectionCache.class);
     }
 
     /** Polls for at most one second. */

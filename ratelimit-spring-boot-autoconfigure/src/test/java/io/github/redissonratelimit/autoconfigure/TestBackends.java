@@ -4,7 +4,10 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
 
+import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
 /**
@@ -30,6 +33,31 @@ public final class TestBackends {
     public static RateLimitBackend wrappedBy(RateLimitBackend backend) {
         return Proxy.isProxyClass(backend.getClass()) && Proxy.getInvocationHandler(backend) instanceof Wrapping wrapping
                 ? wrapping.delegate : null;
+    }
+
+    /**
+     * The layers of a composed backend, outermost first, as far as each says what it wraps (tests only: the library
+     * itself never looks through a composed backend).
+     */
+    public static List<RateLimitBackend> layers(RateLimitBackend backend) {
+        List<RateLimitBackend> layers = new ArrayList<>();
+        for (RateLimitBackend layer = backend; layer != null; layer = layer instanceof DelegatingRateLimitBackend
+                delegating ? delegating.getDelegate() : wrappedBy(layer)) {
+            layers.add(layer);
+        }
+        return layers;
+    }
+
+    /** The layer of {@code type} in the composed {@code backend}. */
+    public static <T extends RateLimitBackend> T layer(RateLimitBackend backend, Class<T> type) {
+        return layers(backend).stream().filter(type::isInstance).map(type::cast).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " in " + layers(backend)));
+    }
+
+    /** The types of the layers of {@code backend}, outermost first. */
+    public static List<Class<?>> layerTypes(RateLimitBackend backend) {
+        return layers(backend).stream().<Class<?>>map(layer -> Proxy.isProxyClass(layer.getClass())
+                ? TestBackends.class : layer.getClass()).toList();
     }
 
     private static RateLimitBackend proxy(Wrapping handler) {

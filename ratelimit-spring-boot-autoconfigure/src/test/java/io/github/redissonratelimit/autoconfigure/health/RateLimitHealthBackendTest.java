@@ -11,6 +11,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.autoconfigure.NoRedis;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
@@ -35,9 +36,8 @@ class RateLimitHealthBackendTest {
     void findsTheBreakerBehindTheLibrarysDecorators() {
         runner.run(context -> {
             RateLimitBackend backend = context.getBean(RateLimitBackend.class);
-            assertThat(backend).isInstanceOf(LocalRejectionCache.class);
             assertThat(context.getBean(ResilienceDecorator.class).circuits())
-                    .isSameAs(((LocalRejectionCache) backend).getDelegate())
+                    .isSameAs(TestBackends.layer(backend, LocalRejectionCache.class).getDelegate())
                     .isInstanceOf(ResilientRateLimitBackend.class);
         });
     }
@@ -55,9 +55,9 @@ class RateLimitHealthBackendTest {
     void findsItBehindADecoratorOfAnotherModuleThatSaysNothingOfWhatItWraps() {
         runner.withUserConfiguration(HidingDecorator.class).run(context -> {
             RateLimitBackend backend = context.getBean(RateLimitBackend.class);
-            assertThat(TestBackends.wrappedBy(backend)).isInstanceOf(LocalRejectionCache.class);
+            assertThat(TestBackends.wrappedBy(backend)).isInstanceOf(LocalOutagePolicy.class);
             assertThat(context.getBean(ResilienceDecorator.class).circuits())
-                    .isSameAs(((LocalRejectionCache) TestBackends.wrappedBy(backend)).getDelegate());
+                    .isSameAs(TestBackends.layer(backend, LocalRejectionCache.class).getDelegate());
         });
     }
 
