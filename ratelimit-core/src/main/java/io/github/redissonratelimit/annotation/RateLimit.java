@@ -163,4 +163,16 @@ public @interface RateLimit {
      * limit: when it is {@code true} the call is not limited, e.g. {@code "@roles.isAdmin()"}.
      */
     String skipIf() default "";
+
+    /**
+     * Charges the call only when this SpEL condition holds once the method has run, e.g. {@code "#exception != null"}
+     * to count only failed logins. It sees the variables of {@link #key()}, and {@code #result} (what the method
+     * returned; for a {@code CompletableFuture} or {@code Mono}, its value) and {@code #exception} (what it threw or
+     * failed with), each {@code null} when there is none. A call whose limit is spent is still refused at once;
+     * otherwise it runs, and its permits are given back afterwards unless the condition is {@code true}. A
+     * {@code Flux} is settled when it completes or fails ({@code #result} is then null); a call cancelled before
+     * it ends stays charged, as does one whose condition fails (logged once per limit). Empty: every call that
+     * passes is charged.
+     */
+    String chargeWhen() default "";
 }

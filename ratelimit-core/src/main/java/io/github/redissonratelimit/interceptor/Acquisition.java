@@ -72,6 +72,11 @@ final class Acquisition {
         return rejection == null && error == null;
     }
 
+    /** The grants of the call, in declaration order. */
+    List<Grant> grants() {
+        return granted;
+    }
+
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
         if (passed() || granted.isEmpty()) {

@@ -11,6 +11,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.interceptor.ExposeInvocationInterceptor;
 import org.springframework.util.function.SingletonSupplier;
 
+import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -60,7 +61,9 @@ final class FutureRateLimiting {
             }
             @SuppressWarnings("unchecked")
             CompletionStage<Object> stage = (CompletionStage<Object>) result;
-            return stage == null ? CompletableFuture.completedFuture(null) : stage;
+            stage = stage == null ? CompletableFuture.completedFuture(null) : stage;
+            return acquisition.rejection() == null && Charges.byOutcome(acquisition)
+                    ? settlingCharges(stage, acquisition, target, targetClass, args) : stage;
         };
         CompletableFuture<Acquisition> acquired = support.acquire(calls).toCompletableFuture();
         Executor runOn = executor.get();
@@ -84,5 +87,16 @@ final class FutureRateLimiting {
             }
         }
         return false;
+    }
+
+    /** The call's stage, completing as it did once the charges are settled. */
+    private CompletionStage<Object> settlingCharges(CompletionStage<Object> stage, Acquisition acquisition,
+            Object target, Class<?> targetClass, Object[] args) {
+        return stage.handle((value, ex) -> {
+            Throwable error = ex == null ? null : Completions.unwrap(ex);
+            return support.settleCharges(acquisition, target, targetClass, args, value, error)
+                    .thenCompose(settled -> error == null ? CompletableFuture.completedFuture(value)
+                            : CompletableFuture.<Object>failedFuture(error));
+        }).thenCompose(Function.identity());
     }
 }

@@ -51,6 +51,7 @@ abstract class RateLimitAspectSupport {
     private volatile Supplier<List<RateLimitListener>> listeners = List::of;
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
+    private final Charges charges;
     private volatile LimitOverrides overrides = new LimitOverrides();
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
@@ -60,6 +61,7 @@ abstract class RateLimitAspectSupport {
         SingletonSupplier<RateLimitBackend> stack = SingletonSupplier.of(backend::get);
         this.requests = new BackendRequests(stack);
         this.refunds = new Refunds(stack);
+        this.charges = new Charges(refunds);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -249,6 +251,16 @@ abstract class RateLimitAspectSupport {
 
     private boolean deniesWithoutBackend(RateLimitOperation operation) {
         return policyOf(operation) == BackendErrorPolicy.DENY;
+    }
+
+    /**
+     * Settles a call that passed and has run with {@code result} or {@code exception}: gives back the permits of each
+     * limit whose {@code chargeWhen} does not hold. Only called for calls with such a limit
+     * ({@link Charges#byOutcome}).
+     */
+    CompletableFuture<Void> settleCharges(Acquisition acquisition, Object target, Class<?> targetClass, Object[] args,
+            Object result, Throwable exception) {
+        return charges.settle(acquisition, target, targetClass, args, result, exception);
     }
 
     /** The fallback's result for a rejected call, or the rejection thrown. */

@@ -106,7 +106,29 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         if (acquisition.error() != null) {
             throw acquisition.error();
         }
-        return acquisition.rejection() != null ? rejected(acquisition, target, args) : invocation.proceed();
+        if (acquisition.rejection() != null) {
+            return rejected(acquisition, target, args);
+        }
+        return Charges.byOutcome(acquisition) ? proceedCharging(invocation, acquisition, target, targetClass, args)
+                : invocation.proceed();
+    }
+
+    /**
+     * Runs a call whose limits charge by outcome, then settles what it is charged before returning, so that the
+     * caller's next call finds the permits given back.
+     */
+    private Object proceedCharging(MethodInvocation invocation, Acquisition acquisition, Object target,
+            Class<?> targetClass, Object[] args) throws Throwable {
+        Object result;
+        try {
+            result = invocation.proceed();
+        }
+        catch (Throwable ex) {
+            settleCharges(acquisition, target, targetClass, args, null, ex).join();
+            throw ex;
+        }
+        settleCharges(acquisition, target, targetClass, args, result, null).join();
+        return result;
     }
 
     private Returns returnsOf(Method method) {

@@ -10,6 +10,7 @@ import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.util.ClassUtils;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -76,7 +77,8 @@ final class ReactiveRateLimiting {
                 return Mono.error(acquisition.error());
             }
             if (acquisition.rejection() == null) {
-                return source;
+                return Charges.byOutcome(acquisition)
+                        ? settlingCharges(source, adapter.isMultiValue(), acquisition, target, targetClass, args) : source;
             }
             try {
                 Object fallback = support.rejected(acquisition, target, args);
@@ -92,5 +94,21 @@ final class ReactiveRateLimiting {
         Publisher<?> limited = adapter.isMultiValue() ? acquire.flatMapMany(afterAcquire)
                 : acquire.flatMap(acquisition -> Mono.from(afterAcquire.apply(acquisition)));
         return adapter.fromPublisher(limited);
+    }
+
+    /** The call's publisher, ending as it did once its charges are settled: with its value (a single value) or error. */
+    private Publisher<?> settlingCharges(Publisher<?> source, boolean multiValue, Acquisition acquisition, Object target,
+            Class<?> targetClass, Object[] args) {
+        Function<Throwable, Mono<Void>> settle = ex -> Mono.fromCompletionStage(
+                () -> support.settleCharges(acquisition, target, targetClass, args, null, ex));
+        if (multiValue) {
+            return Flux.from(source).concatWith(settle.apply(null).then(Mono.empty()))
+                    .onErrorResume(ex -> settle.apply(ex).then(Mono.error(ex)));
+        }
+        return Mono.from(source)
+                .flatMap(value -> Mono.fromCompletionStage(() -> support.settleCharges(acquisition, target,
+                        targetClass, args, value, null)).thenReturn(value))
+                .switchIfEmpty(settle.apply(null).then(Mono.empty()))
+                .onErrorResume(ex -> settle.apply(ex).then(Mono.error(ex)));
     }
 }

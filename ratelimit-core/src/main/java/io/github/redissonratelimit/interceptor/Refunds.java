@@ -56,6 +56,28 @@ final class Refunds {
         return CompletableFuture.allOf(refunds).thenApply(done -> acquisition);
     }
 
+    /**
+     * Gives back one grant of a call that passed and was not charged ({@code chargeWhen}); a refund that fails is
+     * logged, and the permits return when the grant leaves the window: the stage completes normally either way.
+     */
+    CompletionStage<Void> giveBack(Acquisition.Grant grant) {
+        CompletionStage<Void> refund;
+        try {
+            refund = backend.obtain().release(grant.call().request(), grant.decision());
+        }
+        catch (RuntimeException ex) {
+            refund = CompletableFuture.failedFuture(ex);
+        }
+        return refund.handle((ignored, ex) -> {
+            if (ex != null) {
+                logger.warn("Could not give back " + grant.call().permits() + " permit(s) of "
+                        + LogSafe.text(grant.call().limiterName()) + " for a call its chargeWhen did not charge: they "
+                        + "return when the grant leaves the window", Completions.unwrap(ex));
+            }
+            return null;
+        });
+    }
+
     private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {
         synchronized (acquisition) {
             if (acquisition.error() != null) {

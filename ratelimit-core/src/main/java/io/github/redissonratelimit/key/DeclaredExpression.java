@@ -6,7 +6,8 @@ import java.util.List;
  * A {@code key}, {@code condition}, {@code skipIf} or {@code cost} expression parsed once for one method, with what it
  * reads that no call will have, so an unusable declaration can fail at startup.
  */
-public abstract sealed class DeclaredExpression permits KeyExpression, ConditionExpression, ValueExpression {
+public abstract sealed class DeclaredExpression permits KeyExpression, ConditionExpression, ValueExpression,
+        ChargeCondition {
 
     final MethodExpression expression;
 

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.key;
 
 import java.lang.reflect.Method;
+import java.util.List;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
@@ -45,12 +46,26 @@ public final class KeyExpressionParser {
     }
 
     private MethodExpression parseFor(String expression, Method method, String methodDescription) {
+        return parseFor(expression, method, methodDescription, List.of());
+    }
+
+    private MethodExpression parseFor(String expression, Method method, String methodDescription,
+            List<String> extraVariables) {
         SpelExpression parsed = parser.parseRaw(expression);
         String[] names = parameterNames.getParameterNames(method);
         SpelNode ast = parsed.getAST();
         return new MethodExpression(expression, parsed, method, methodDescription, names, beanResolver,
-                UnresolvedReferences.variables(ast, names, method.getParameterCount()),
+                UnresolvedReferences.variables(ast, names, method.getParameterCount(), extraVariables),
                 UnresolvedReferences.rootProperties(ast));
+    }
+
+    /**
+     * Parses a {@code chargeWhen} expression: it sees the variables of a key, and {@code #result} and
+     * {@code #exception}, what the call returned or threw.
+     * @throws ParseException when the expression is not valid SpEL
+     */
+    public ChargeCondition parseChargeCondition(String expression, Method method, String methodDescription) {
+        return new ChargeCondition(parseFor(expression, method, methodDescription, ChargeCondition.VARIABLES));
     }
 
     /**

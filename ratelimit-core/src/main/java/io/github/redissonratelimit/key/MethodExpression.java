@@ -2,6 +2,7 @@ package io.github.redissonratelimit.key;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.Expression;
@@ -48,6 +49,18 @@ final class MethodExpression {
         }
         KeyEvaluationContext context = new KeyEvaluationContext(
                 new KeyExpressionRoot(method, args, target, targetClass), parameterNames, beanResolver);
+        return expression.getValue(context);
+    }
+
+    /**
+     * Evaluates with {@code variables} besides the arguments (an argument of the same name wins), never in the
+     * direct form, which only knows arguments.
+     * @throws RuntimeException whatever SpEL throws
+     */
+    Object evaluate(Object target, Class<?> targetClass, Object[] args, Map<String, Object> variables) {
+        KeyEvaluationContext context = new KeyEvaluationContext(
+                new KeyExpressionRoot(method, args, target, targetClass), parameterNames, beanResolver);
+        variables.forEach(context::setVariable);
         return expression.getValue(context);
     }
 

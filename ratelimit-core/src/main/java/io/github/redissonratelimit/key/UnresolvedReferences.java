@@ -36,12 +36,17 @@ final class UnresolvedReferences {
      * parameter count, {@code #root} nor {@code #this}: they would always be null.
      */
     static List<String> variables(SpelNode ast, String[] parameterNames, int parameterCount) {
+        return variables(ast, parameterNames, parameterCount, List.of());
+    }
+
+    /** Like {@link #variables(SpelNode, String[], int)}, with {@code extra} variables the call also has. */
+    static List<String> variables(SpelNode ast, String[] parameterNames, int parameterCount, List<String> extra) {
         Set<String> referenced = new LinkedHashSet<>();
         collectVariables(ast, referenced);
         List<String> unknown = new ArrayList<>();
         for (String variable : referenced) {
             int index = KeyEvaluationContext.indexVariable(variable);
-            boolean known = variable.equals("root") || variable.equals("this")
+            boolean known = variable.equals("root") || variable.equals("this") || extra.contains(variable)
                     || (parameterNames != null && Arrays.asList(parameterNames).contains(variable))
                     || (index >= 0 && index < parameterCount);
             if (!known) {

@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import org.springframework.expression.ParseException;
 
 import io.github.redissonratelimit.InvalidRateLimitException;
+import io.github.redissonratelimit.key.ChargeCondition;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.DeclaredExpression;
 import io.github.redissonratelimit.key.KeyExpression;
@@ -49,6 +50,12 @@ final class ExpressionAttributeParser {
     ValueExpression value(String expression, String attribute, String example, LimitedMethod method) {
         return parse(expression, attribute, example, method, "use a constant or a @bean reference",
                 () -> parser.parseValue(expression, attribute, method.method(), method.description()));
+    }
+
+    /** @return {@code null} when no {@code chargeWhen} is declared */
+    ChargeCondition chargeWhen(String expression, LimitedMethod method) {
+        return parse(expression, "chargeWhen", "#exception != null", method, "use #result, #exception or a @bean reference",
+                () -> parser.parseChargeCondition(expression, method.method(), method.description()));
     }
 
     private static <E extends DeclaredExpression> E parse(String expression, String attribute, String example,

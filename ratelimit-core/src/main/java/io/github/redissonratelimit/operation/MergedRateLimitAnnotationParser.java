@@ -55,7 +55,7 @@ final class MergedRateLimitAnnotationParser implements RateLimitAnnotationParser
                 annotation.getString("message"), annotation.getEnum("onBackendError", BackendErrorPolicy.class),
                 text(annotation, "waitTimeout"), trimmed(annotation, "fallback"),
                 text(annotation, "condition"), text(annotation, "skipIf"), text(annotation, "cost"),
-                annotation.getBoolean("shadow"), text(annotation, "tier"));
+                annotation.getBoolean("shadow"), text(annotation, "tier"), text(annotation, "chargeWhen"));
     }
 
     /** The text as written, or {@code null} when blank. */

@@ -14,7 +14,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  */
 record RateLimitDeclaration(String name, String key, long rate, DeclaredWindow window, RateLimitMode mode,
         long permits, String message, BackendErrorPolicy onBackendError, String waitTimeout, String fallback,
-        String condition, String skipIf, String cost, boolean shadow, String tier) {
+        String condition, String skipIf, String cost, boolean shadow, String tier, String chargeWhen) {
 
     /** The window as written: a duration text, or an interval in a unit; {@code null} text and 0 when not set. */
     record DeclaredWindow(String text, long interval, TimeUnit unit) {

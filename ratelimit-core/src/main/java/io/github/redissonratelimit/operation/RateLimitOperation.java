@@ -7,6 +7,7 @@ import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitKeyException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.key.ChargeCondition;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
 import io.github.redissonratelimit.key.ValueExpression;
@@ -31,6 +32,7 @@ public final class RateLimitOperation {
     private final Duration waitTimeout;
     private final ConditionExpression condition;
     private final ConditionExpression skipIf;
+    private final ChargeCondition chargeWhen;
     private final FallbackMethod fallback;
     private final ValueExpression cost;
     private final boolean shadow;
@@ -50,6 +52,7 @@ public final class RateLimitOperation {
         this.waitTimeout = Objects.requireNonNull(builder.waitTimeout, "waitTimeout");
         this.condition = builder.condition;
         this.skipIf = builder.skipIf;
+        this.chargeWhen = builder.chargeWhen;
         this.fallback = builder.fallback;
         this.cost = builder.cost;
         this.shadow = builder.shadow;
@@ -161,6 +164,11 @@ public final class RateLimitOperation {
         return skipIf;
     }
 
+    /** The {@code chargeWhen} expression, or {@code null}: every call that passes is charged. */
+    public ChargeCondition chargeWhen() {
+        return chargeWhen;
+    }
+
     /** The method called instead of throwing on rejection, or {@code null}. */
     public FallbackMethod fallback() {
         return fallback;
@@ -201,7 +209,7 @@ public final class RateLimitOperation {
         return new RateLimitOperationBuilder(method, name, spec).key(key).permits(permits).message(message)
                 .policyName(policyName).source(source + "+override").backendErrorPolicy(backendErrorPolicy)
                 .displayName(displayName).waitTimeout(waitTimeout).condition(condition).skipIf(skipIf)
-                .fallback(fallback).cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
+                .chargeWhen(chargeWhen).fallback(fallback).cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
     }
 
     @Override
@@ -210,6 +218,7 @@ public final class RateLimitOperation {
                 + (cost != null ? ", cost=" + cost.source() : permits == 1 ? "" : ", permits=" + permits)
                 + (shadow ? ", shadow" : "")
                 + (waitTimeout.isZero() ? "" : ", waitTimeout=" + waitTimeout)
-                + (fallback == null ? "" : ", fallback=" + fallback) + ") on " + method;
+                + (fallback == null ? "" : ", fallback=" + fallback)
+                + (chargeWhen == null ? "" : ", chargeWhen=" + chargeWhen.source()) + ") on " + method;
     }
 }

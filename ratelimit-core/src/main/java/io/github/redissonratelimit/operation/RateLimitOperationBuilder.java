@@ -3,6 +3,7 @@ package io.github.redissonratelimit.operation;
 import java.time.Duration;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.key.ChargeCondition;
 import io.github.redissonratelimit.key.ConditionExpression;
 import io.github.redissonratelimit.key.KeyExpression;
 import io.github.redissonratelimit.key.ValueExpression;
@@ -24,6 +25,7 @@ public final class RateLimitOperationBuilder {
     Duration waitTimeout = Duration.ZERO;
     ConditionExpression condition;
     ConditionExpression skipIf;
+    ChargeCondition chargeWhen;
     FallbackMethod fallback;
     ValueExpression cost;
     boolean shadow;
@@ -85,6 +87,12 @@ public final class RateLimitOperationBuilder {
     /** @param condition the limit applies only when true; may be null */
     public RateLimitOperationBuilder condition(ConditionExpression condition) {
         this.condition = condition;
+        return this;
+    }
+
+    /** @param chargeWhen the call's permits are kept only when true once it has run; may be null */
+    public RateLimitOperationBuilder chargeWhen(ChargeCondition chargeWhen) {
+        this.chargeWhen = chargeWhen;
         return this;
     }
 

@@ -99,6 +99,7 @@ final class RateLimitOperationFactory {
                                 "\"500ms\", \"2s\" or \"PT1S\", or leave it empty to reject at once"))
                 .condition(expressions.condition(declaration.condition(), "condition", method))
                 .skipIf(expressions.condition(declaration.skipIf(), "skipIf", method))
+                .chargeWhen(expressions.chargeWhen(declaration.chargeWhen(), method))
                 .fallback(declaration.fallback() == null ? null
                         : FallbackMethod.resolve(method.userClass(), method.method(), declaration.fallback(), description))
                 .build();

@@ -100,6 +100,21 @@ class SampleApplicationTest {
         }
     }
 
+    /** Only failed logins count: successes never do, and five failures refuse even the right password. */
+    @Test
+    void loginCountsOnlyFailedAttempts() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            assertThat(send("POST", "/login?user=gus&password=demo").statusCode()).isEqualTo(200);
+        }
+        for (int i = 0; i < 5; i++) {
+            assertThat(send("POST", "/login?user=gus&password=guess").statusCode()).isEqualTo(401);
+        }
+        HttpResponse<String> refused = send("POST", "/login?user=gus&password=demo");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.body()).contains("Too many failed logins, try again later");
+        assertThat(send("POST", "/login?user=hal&password=demo").statusCode()).as("another user").isEqualTo(200);
+    }
+
     @Test
     void detailIsOneGlobalLimit() throws Exception {
         HttpResponse<String> detail = send("GET", "/orders/detail");
