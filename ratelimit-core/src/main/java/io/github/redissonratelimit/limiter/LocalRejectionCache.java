@@ -137,10 +137,6 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend, Li
         return delegate.release(request, granted);
     }
 
-    @Override
-    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
-        return delegate.state(limiterName, spec);
-    }
 
     /** An allowed decision that left no permit free (when the backend tells what is left). */
     private static boolean tookTheLastPermit(Decision decision) {

@@ -130,15 +130,7 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
         return TimeUnit.MILLISECONDS.toNanos(pause) > deadline - System.nanoTime() ? -1 : pause;
     }
 
-    @Override
-    public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
-        return delegate.release(request, granted);
-    }
 
-    @Override
-    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
-        return delegate.state(limiterName, spec);
-    }
 
     /** The backend asked for each attempt. */
     @Override

@@ -12,8 +12,6 @@ import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
-import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.NoDecision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
@@ -80,10 +78,6 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return granted.local() ? CompletableFuture.completedFuture(null) : delegate.release(request, granted);
     }
 
-    @Override
-    public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
-        return delegate.state(limiterName, spec);
-    }
 
     @Override
     public RateLimitBackend getDelegate() {
