@@ -48,7 +48,7 @@ abstract class RateLimitAspectSupport {
     private final LimiterNaming naming;
     private final BackendRequests requests;
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
-    private volatile Supplier<List<RateLimitListener>> listeners = List::of;
+    private final OutcomeListeners listeners = new OutcomeListeners();
     private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
     private final Charges charges;
@@ -66,8 +66,7 @@ abstract class RateLimitAspectSupport {
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
     public void setListeners(List<? extends RateLimitListener> listeners) {
-        List<RateLimitListener> copy = List.copyOf(listeners);
-        this.listeners = () -> copy;
+        this.listeners.set(listeners);
     }
 
     /**
@@ -75,7 +74,7 @@ abstract class RateLimitAspectSupport {
      * (meter registries, web support) need not exist when the interceptor is created.
      */
     public void setListeners(Supplier<? extends List<? extends RateLimitListener>> listeners) {
-        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+        this.listeners.set(listeners);
     }
 
     /**
@@ -119,16 +118,27 @@ abstract class RateLimitAspectSupport {
                 long permits = operation.permitsFor(target, targetClass, args);
                 if (permits > 0) {
                     String key = operation.resolveKey(target, targetClass, args);
-                    calls.add(new LimitCall(operation, key, request(operation, naming.limiterName(key), permits)));
+                    calls.add(limitCall(operation, key, permits));
                 }
             }
         }
         return calls;
     }
 
-    private AcquireRequest request(RateLimitOperation operation, String limiterName, long permits) {
-        return new AcquireRequest(limiterName, operation.spec(), permits, policyOf(operation), operation.shadow(),
-                operation.waitTimeout());
+    /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
+    LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
+        return new LimitCall(operation, key, new AcquireRequest(naming.limiterName(key), operation.spec(), permits,
+                policyOf(operation), operation.shadow(), operation.waitTimeout()));
+    }
+
+    /** Gives back the grants of calls that passed and were not charged. */
+    Refunds refunds() {
+        return refunds;
+    }
+
+    /** {@code operations} with the limits changed at runtime applied. */
+    List<RateLimitOperation> overridden(List<RateLimitOperation> operations) {
+        return overrides.apply(operations);
     }
 
     /** The limit's outage policy, {@code DEFAULT} resolved. */
@@ -277,24 +287,6 @@ abstract class RateLimitAspectSupport {
 
     /** Tells the listeners, and {@code extraListener} if not null, the outcomes of a decided call. */
     void notifyListeners(Acquisition acquisition, RateLimitListener extraListener) {
-        List<RateLimitOutcome> outcomes = acquisition.outcomes();
-        if (outcomes.isEmpty()) {
-            return;
-        }
-        for (RateLimitListener listener : listeners.get()) {
-            notifyListener(listener, outcomes);
-        }
-        if (extraListener != null) {
-            notifyListener(extraListener, outcomes);
-        }
-    }
-
-    private static void notifyListener(RateLimitListener listener, List<RateLimitOutcome> outcomes) {
-        try {
-            listener.onOutcomes(outcomes);
-        }
-        catch (RuntimeException ex) {
-            logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
-        }
+        listeners.tell(acquisition.outcomes(), extraListener);
     }
 }

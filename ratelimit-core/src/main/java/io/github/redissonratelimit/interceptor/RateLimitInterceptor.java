@@ -54,6 +54,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
     private final ReactiveRateLimiting reactive = reactorPresent ? new ReactiveRateLimiting(this) : null;
     /** How each limited method returns, found once: asking the reactive adapter registry on every call costs more than the rest of the interceptor. */
     private final Map<Method, Returns> returns = new ConcurrentHashMap<>();
+    private final RateLimitDecider decider = new RateLimitDecider(this);
 
     public RateLimitInterceptor(RateLimitOperationSource operationSource, LimiterNaming naming,
             RateLimitBackend backend) {
@@ -79,6 +80,14 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
     /** Like {@link #setAsyncExecutor(Executor)}, the executor obtained once, at the first future method's call. */
     public void setAsyncExecutor(Supplier<? extends Executor> asyncExecutor) {
         futures.setExecutor(asyncExecutor);
+    }
+
+    /**
+     * Decides limits declared elsewhere than on a method (URL routes, a gateway's requests) on this interceptor's
+     * path: the same overrides, decision stack, refunds and listeners.
+     */
+    public RateLimitDecider decider() {
+        return decider;
     }
 
     @Override

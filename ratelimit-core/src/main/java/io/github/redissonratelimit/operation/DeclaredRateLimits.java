@@ -1,10 +1,12 @@
 package io.github.redissonratelimit.operation;
 
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +19,7 @@ public final class DeclaredRateLimits {
 
     private final Map<LimitedMethod, List<RateLimitOperation>> operations = new ConcurrentHashMap<>(256);
     private final Set<String> names = ConcurrentHashMap.newKeySet();
+    private final List<RateLimitOperation> elsewhere = new CopyOnWriteArrayList<>();
 
     DeclaredRateLimits() {
     }
@@ -31,9 +34,20 @@ public final class DeclaredRateLimits {
         declarations.stream().map(RateLimitDeclaration::name).filter(name -> name != null).forEach(names::add);
     }
 
+    /**
+     * Records limits declared elsewhere than on a method (URL routes), so that they are listed, reset and
+     * overridden by name like annotated ones. Their names count as declared.
+     */
+    public void declare(List<RateLimitOperation> declaredElsewhere) {
+        elsewhere.addAll(declaredElsewhere);
+        declaredElsewhere.forEach(operation -> names.add(operation.name()));
+    }
+
     /** Every limit, once. */
     public List<RateLimitOperation> operations() {
-        return operations.values().stream().flatMap(List::stream).toList();
+        List<RateLimitOperation> all = new ArrayList<>(elsewhere);
+        operations.values().forEach(all::addAll);
+        return List.copyOf(all);
     }
 
     /** The limits whose name or display name is {@code name}; several methods may share one. */

@@ -115,6 +115,19 @@ class SampleApplicationTest {
         assertThat(send("POST", "/login?user=hal&password=demo").statusCode()).as("another user").isEqualTo(200);
     }
 
+    /** A route in application.yml limits an endpoint without an annotation. */
+    @Test
+    void statusIsLimitedByARouteWithoutAnnotation() throws Exception {
+        HttpResponse<String> status = send("GET", "/status");
+        assertThat(status.statusCode()).isEqualTo(200);
+        assertThat(status.headers().firstValue("RateLimit-Policy")).hasValue("\"status-per-address\";q=60;w=60");
+        int rejected = 0;
+        for (int i = 0; i < 60; i++) {
+            rejected += send("GET", "/status").statusCode() == 429 ? 1 : 0;
+        }
+        assertThat(rejected).as("61 requests against 60 a minute").isPositive();
+    }
+
     @Test
     void detailIsOneGlobalLimit() throws Exception {
         HttpResponse<String> detail = send("GET", "/orders/detail");

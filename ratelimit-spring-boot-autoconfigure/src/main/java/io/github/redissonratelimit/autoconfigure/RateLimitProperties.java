@@ -76,6 +76,17 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
     private final Map<String, PolicyProperties> policies = new LinkedHashMap<>();
 
     /**
+     * Limits on URL patterns, without annotations: ratelimit.routes.<name>.paths, key and the values of a policy.
+     */
+    private final Map<String, RouteProperties> routes = new LinkedHashMap<>();
+
+    /**
+     * Order of the filter that applies ratelimit.routes. The default -110 runs it before Spring Security's filter
+     * chain (-100), so floods are refused before authentication; set -90 to run after it and key by the principal.
+     */
+    private int routeFilterOrder = -110;
+
+    /**
      * Values for every limit that neither its policy nor its annotation sets.
      */
     @NestedConfigurationProperty
@@ -188,6 +199,18 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
         return policies;
     }
 
+    public Map<String, RouteProperties> getRoutes() {
+        return routes;
+    }
+
+    public int getRouteFilterOrder() {
+        return routeFilterOrder;
+    }
+
+    public void setRouteFilterOrder(int routeFilterOrder) {
+        this.routeFilterOrder = routeFilterOrder;
+    }
+
     public LimitProperties getDefaults() {
         return defaults;
     }
@@ -262,6 +285,7 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
         validateOutage(errors);
         errors.group("defaults", defaults::validateAsDefaults);
         policies.forEach((name, policy) -> errors.group("policies[" + name + "]", "policies." + name, policy::validate));
+        routes.forEach((name, route) -> errors.group("routes[" + name + "]", "routes." + name, route::validate));
         errors.group("localRejection", localRejection::validate);
         errors.group("pipelining", pipelining::validate);
         errors.group("headers", headers::validate);

@@ -5,7 +5,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.WebApplicationContext;
 
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
@@ -28,8 +31,13 @@ public final class RateLimitEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, ObjectProvider<RateLimiters> rateLimiters) {
-        return new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend,
+            LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, ObjectProvider<RateLimiters> rateLimiters,
+            ApplicationContext context) {
+        RateLimitsEndpoint endpoint = new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend,
                 rateLimiters.getIfAvailable());
+        // a servlet application's context is a WebApplicationContext; a WebFlux one is not
+        endpoint.setReactive(!(context instanceof WebApplicationContext)
+                && ClassUtils.isPresent("org.springframework.web.reactive.DispatcherHandler", context.getClassLoader()));
+        return endpoint;
     }
 }

@@ -61,6 +61,7 @@ public class RateLimitsEndpoint {
     private final LimiterNaming naming;
     private final RateLimitBackend backend;
     private final RateLimiters rateLimiters;
+    private volatile boolean reactive;
 
     /** Read operations only: the writes answer 404. */
     public RateLimitsEndpoint(RateLimitOperationSource operationSource, LimiterNaming naming, RateLimitBackend backend) {
@@ -74,6 +75,21 @@ public class RateLimitsEndpoint {
         this.naming = naming;
         this.backend = backend;
         this.rateLimiters = rateLimiters;
+    }
+
+    /**
+     * Served by WebFlux, whose all-remaining selector also carries the segments before it (the limit's name): the
+     * key is read after them.
+     */
+    public void setReactive(boolean reactive) {
+        this.reactive = reactive;
+    }
+
+    /** The key of a {@code /{name}/{key...}} path, or null when the path has none. */
+    private String keyOf(String name, String[] path) {
+        int from = reactive && path != null && path.length > 0 && path[0].equals(name) ? 1 : 0;
+        return path == null || path.length <= from || (path.length == from + 1 && path[from].isEmpty()) ? null
+                : String.join("/", java.util.Arrays.copyOfRange(path, from, path.length));
     }
 
     @ReadOperation
@@ -99,8 +115,7 @@ public class RateLimitsEndpoint {
             return null;
         }
         RateLimitOperation operation = operations.get(0);
-        String logicalKey = key == null || key.length == 0 || (key.length == 1 && key[0].isEmpty()) ? null
-                : String.join("/", key);
+        String logicalKey = keyOf(name, key);
         if (logicalKey == null && operation.key() == null) {
             logicalKey = operation.name();
         }
@@ -128,8 +143,7 @@ public class RateLimitsEndpoint {
     @DeleteOperation
     public Object reset(@Selector String name, @Selector(match = Match.ALL_REMAINING) String[] path,
             @Nullable String key, SecurityContext securityContext) {
-        String pathKey = path == null || path.length == 0 || (path.length == 1 && path[0].isEmpty()) ? null
-                : String.join("/", path);
+        String pathKey = keyOf(name, path);
         RateLimiters writer = writer(securityContext);
         if (writer == null) {
             return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);

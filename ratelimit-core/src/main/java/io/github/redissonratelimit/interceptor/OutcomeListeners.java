@@ -1,0 +1,51 @@
+package io.github.redissonratelimit.interceptor;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
+
+/** Who is told the decisions of every call (metrics, HTTP headers); a listener that fails is logged, never fatal. */
+final class OutcomeListeners {
+
+    private static final Log logger = LogFactory.getLog(RateLimitInterceptor.class);
+
+    private volatile Supplier<List<RateLimitListener>> listeners = List::of;
+
+    void set(List<? extends RateLimitListener> listeners) {
+        List<RateLimitListener> copy = List.copyOf(listeners);
+        this.listeners = () -> copy;
+    }
+
+    /** The listeners obtained once, when first told something. */
+    void set(Supplier<? extends List<? extends RateLimitListener>> listeners) {
+        this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+    }
+
+    /** Tells every listener, and {@code extraListener} if not null, the outcomes of a decided call. */
+    void tell(List<RateLimitOutcome> outcomes, RateLimitListener extraListener) {
+        if (outcomes.isEmpty()) {
+            return;
+        }
+        for (RateLimitListener listener : listeners.get()) {
+            tell(listener, outcomes);
+        }
+        if (extraListener != null) {
+            tell(extraListener, outcomes);
+        }
+    }
+
+    private static void tell(RateLimitListener listener, List<RateLimitOutcome> outcomes) {
+        try {
+            listener.onOutcomes(outcomes);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.github.redissonratelimit.autoconfigure.routes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.http.server.PathContainer;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
+
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.LimitProperties;
+import io.github.redissonratelimit.autoconfigure.RouteProperties;
+import io.github.redissonratelimit.interceptor.KeyedLimit;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+
+/**
+ * The routes of {@code ratelimit.routes}, checked and compiled once at startup: a bad pattern, method or expression,
+ * or a limit that cannot work, fails startup naming its property.
+ */
+public final class RouteTable {
+
+    private static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+            "TRACE");
+
+    private final List<Route> routes;
+
+    private RouteTable(List<Route> routes) {
+        this.routes = routes;
+    }
+
+    /** The enabled routes of {@code properties}, in their order; {@code defaults} fill in what a route leaves out. */
+    public static RouteTable of(Map<String, RouteProperties> properties, LimitProperties defaults) {
+        List<Route> routes = new ArrayList<>();
+        properties.forEach((name, route) -> {
+            if (route.isEnabled()) {
+                routes.add(compile(name, route, defaults));
+            }
+        });
+        return new RouteTable(List.copyOf(routes));
+    }
+
+    /** The limit of every route and tier, for listing, resets and overrides by name. */
+    public List<RateLimitOperation> operations() {
+        List<RateLimitOperation> operations = new ArrayList<>();
+        for (Route route : routes) {
+            operations.add(route.operation());
+            operations.addAll(route.tiers().values());
+        }
+        return operations;
+    }
+
+    boolean isEmpty() {
+        return routes.isEmpty();
+    }
+
+    /** The routes covering the request, each with the request as it sees it (its path variables). */
+    List<Applied> match(RouteRequest request) {
+        PathContainer path = PathContainer.parsePath(request.getPath());
+        List<Applied> applied = new ArrayList<>(1);
+        for (Route route : routes) {
+            RouteRequest matched = route.match(request.getMethod(), path, request);
+            if (matched != null) {
+                applied.add(new Applied(route, matched));
+            }
+        }
+        return applied;
+    }
+
+    /** A route covering a request. */
+    record Applied(Route route, RouteRequest request) {
+
+        /** @see Route#limitFor */
+        KeyedLimit limit() {
+            return route.limitFor(request);
+        }
+    }
+
+    private static Route compile(String name, RouteProperties route, LimitProperties defaults) {
+        String prefix = "ratelimit.routes." + name + ".";
+        List<PathPattern> paths = new ArrayList<>();
+        for (int i = 0; i < route.getPaths().size(); i++) {
+            String path = route.getPaths().get(i);
+            try {
+                paths.add(PathPatternParser.defaultInstance.parse(path));
+            }
+            catch (PatternParseException ex) {
+                throw new InvalidConfigurationPropertyValueException(prefix + "paths[" + i + "]", path,
+                        "not a path pattern (" + ex.getMessage() + "); write e.g. /api/** or /orders/{id}");
+            }
+        }
+        Set<String> methods = new LinkedHashSet<>();
+        for (int i = 0; i < route.getMethods().size(); i++) {
+            String method = route.getMethods().get(i).trim().toUpperCase(Locale.ROOT);
+            if (!METHODS.contains(method)) {
+                throw new InvalidConfigurationPropertyValueException(prefix + "methods[" + i + "]",
+                        route.getMethods().get(i), "not an HTTP method; use one of " + METHODS);
+            }
+            methods.add(method);
+        }
+        String description = "route '" + name + "' " + (methods.isEmpty() ? "" : methods + " ") + route.getPaths();
+        RateLimitOperation operation = operation(name, description, prefix, route, route, defaults);
+        Map<String, RateLimitOperation> tiers = new LinkedHashMap<>();
+        route.getTiers().forEach((tier, values) -> tiers.put(tier,
+                operation(name, description + " tier '" + tier + "'", prefix + "tiers." + tier + ".", route, values,
+                        merged(route, defaults))));
+        if (!tiers.isEmpty() && route.getTier() == null) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "tiers", tiers.keySet(),
+                    "tiers are configured but no " + prefix + "tier expression picks one");
+        }
+        return new Route(name, List.copyOf(paths), Set.copyOf(methods), operation, Map.copyOf(tiers),
+                RouteExpression.parse(prefix + "key", route.getKey(), "remoteAddress or header['X-Api-Key']"),
+                RouteExpression.parse(prefix + "cost", route.getCost(), "param['items'] or 2"),
+                RouteExpression.parse(prefix + "charge-when", route.getChargeWhen(), "#status == 401"),
+                RouteExpression.parse(prefix + "tier", route.getTier(), "header['X-Plan']"));
+    }
+
+    /** The route's own values over the defaults: what a tier falls back to. */
+    private static LimitProperties merged(RouteProperties route, LimitProperties defaults) {
+        LimitProperties merged = new LimitProperties();
+        merged.setRate(route.getRate() != null ? route.getRate() : defaults.getRate());
+        merged.setInterval(route.getInterval() != null ? route.getInterval() : defaults.getInterval());
+        merged.setMode(route.getMode() != null ? route.getMode() : defaults.getMode());
+        merged.setPermits(route.getPermits() != null ? route.getPermits() : defaults.getPermits());
+        return merged;
+    }
+
+    private static RateLimitOperation operation(String name, String description, String prefix, RouteProperties route,
+            LimitProperties values, LimitProperties fallback) {
+        Long rate = values.getRate() != null ? values.getRate() : fallback.getRate();
+        if (rate == null) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "rate", null,
+                    "a route needs a rate (or ratelimit.defaults.rate); set e.g. " + prefix + "rate=100");
+        }
+        Duration interval = values.getInterval() != null ? values.getInterval()
+                : fallback.getInterval() != null ? fallback.getInterval() : Duration.ofSeconds(1);
+        RateLimitMode mode = values.getMode() != null && values.getMode() != RateLimitMode.DEFAULT ? values.getMode()
+                : fallback.getMode() != null && fallback.getMode() != RateLimitMode.DEFAULT ? fallback.getMode()
+                : RateLimitMode.OVERALL;
+        Long permits = values.getPermits() != null ? values.getPermits() : fallback.getPermits();
+        if (permits != null && route.getCost() != null && values.getPermits() != null) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "permits", permits,
+                    "set together with cost: use either a fixed permits or a cost expression");
+        }
+        long taken = permits == null ? 1 : permits;
+        if (taken > rate) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "permits", taken,
+                    "more than the rate " + rate + ": no request could ever pass");
+        }
+        BackendErrorPolicy onBackendError = route.getOnBackendError() == null ? BackendErrorPolicy.DEFAULT
+                : route.getOnBackendError();
+        return RateLimitOperation.builder(description, name, new LimitSpec(rate, interval, mode)).permits(taken)
+                .message(route.getMessage() == null ? "Too many requests" : route.getMessage())
+                .source("ratelimit.routes." + name).displayName(name).backendErrorPolicy(onBackendError)
+                .shadow(Boolean.TRUE.equals(route.getShadow())).build();
+    }
+}

@@ -1,0 +1,110 @@
+package io.github.redissonratelimit.autoconfigure.routes;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.interceptor.KeyedLimit;
+import io.github.redissonratelimit.interceptor.RateLimitDecider;
+import io.github.redissonratelimit.interceptor.RateLimitDecision;
+import io.github.redissonratelimit.limiter.Completions;
+
+/**
+ * Applies {@code ratelimit.routes} to Spring MVC (servlet) requests, before the handler: the limits of every route
+ * that covers the request are decided together on the decision path of {@code @RateLimit}; a refused request gets
+ * the problem response, a passed one goes on, and afterwards the permits of routes whose {@code charge-when} does not
+ * hold for the response status are given back.
+ */
+public final class ServletRouteFilter extends OncePerRequestFilter {
+
+    private final RouteTable routes;
+    private final RateLimitDecider decider;
+    private final RouteAnswers answers;
+
+    ServletRouteFilter(RouteTable routes, RateLimitDecider decider, RouteAnswers answers) {
+        this.routes = routes;
+        this.decider = decider;
+        this.answers = answers;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        List<RouteTable.Applied> applied = routes.match(routeRequest(request, path));
+        if (applied.isEmpty()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        List<KeyedLimit> limits = new ArrayList<>(applied.size());
+        Set<String> chargedByStatus = new HashSet<>();
+        try {
+            for (RouteTable.Applied route : applied) {
+                KeyedLimit limit = route.limit();
+                if (limit != null) {
+                    limits.add(limit);
+                }
+            }
+        }
+        catch (RuntimeException ex) {
+            write(response, RouteAnswers.badRequest(ex, request.getMethod(), request.getRequestURI()));
+            return;
+        }
+        RateLimitDecision decision = Completions.join(decider.decide(limits));
+        decision.notifyListeners(outcomes -> answers.headers(limitsOf(request), outcomes).forEach(response::setHeader));
+        ResponseEntity<ProblemDetail> refusal = answers.refusal(decision, request.getMethod(), request.getRequestURI());
+        if (refusal != null) {
+            write(response, refusal);
+            return;
+        }
+        chain.doFilter(request, response);
+        int status = response.getStatus();
+        for (RouteTable.Applied route : applied) {
+            if (!route.route().charges(route.request(), status)) {
+                chargedByStatus.add(route.route().name());
+            }
+        }
+        if (!chargedByStatus.isEmpty()) {
+            Completions.join(decision.giveBack(operation -> chargedByStatus.contains(operation.name())));
+        }
+    }
+
+    private static RouteRequest routeRequest(HttpServletRequest request, String path) {
+        Principal principal = request.getUserPrincipal();
+        return new RouteRequest(request.getMethod(), path, request.getRemoteAddr(),
+                principal == null ? null : principal.getName(), request::getHeader, request::getParameter, Map.of());
+    }
+
+    /** The request's rate limit headers so far, shared with those of annotated methods it reaches. */
+    private static ResponseLimits limitsOf(HttpServletRequest request) {
+        if (request.getAttribute(ResponseLimits.ATTRIBUTE) instanceof ResponseLimits limits) {
+            return limits;
+        }
+        ResponseLimits limits = new ResponseLimits();
+        request.setAttribute(ResponseLimits.ATTRIBUTE, limits);
+        return limits;
+    }
+
+    private static void write(HttpServletResponse response, ResponseEntity<ProblemDetail> problem) throws IOException {
+        response.setStatus(problem.getStatusCode().value());
+        problem.getHeaders().forEach((name, values) -> response.setHeader(name, values.get(0)));
+        byte[] body = RouteAnswers.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+}

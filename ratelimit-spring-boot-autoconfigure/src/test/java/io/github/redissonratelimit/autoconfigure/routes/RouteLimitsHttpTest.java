@@ -1,0 +1,230 @@
+package io.github.redissonratelimit.autoconfigure.routes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.redisson.api.RedissonClient;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.reactive.ReactiveManagementContextAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.servlet.ServletManagementContextAutoConfiguration;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.autoconfigure.http.codec.CodecsAutoConfiguration;
+import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.reactive.HttpHandlerAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.reactive.ReactiveWebServerFactoryAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.reactive.WebFluxAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.ServletWebServerFactoryAutoConfiguration;
+import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.actuate.RateLimitEndpointAutoConfiguration;
+import io.github.redissonratelimit.test.redis.FreshRedis;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+import io.github.redissonratelimit.test.redis.RespClient;
+
+/**
+ * {@code ratelimit.routes} over real HTTP on Spring MVC (Tomcat) and WebFlux (Netty), on a real Redis: limits without
+ * annotations, keyed by the request, the 429 problem and headers, no spoofing through X-Forwarded-For, charging by
+ * response status, a 400 for a request without a key, and the routes listed and reset by the actuator endpoint.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class RouteLimitsHttpTest {
+
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+
+    @RestController
+    static class Api {
+
+        @GetMapping("/api/hello")
+        String hello() {
+            return "hello";
+        }
+
+        @GetMapping("/other")
+        String other() {
+            return "other";
+        }
+
+        @PostMapping("/login")
+        ResponseEntity<String> login(@RequestParam String user, @RequestParam String password) {
+            return "demo".equals(password) ? ResponseEntity.ok("welcome " + user)
+                    : ResponseEntity.status(HttpStatus.UNAUTHORIZED).body("bad credentials");
+        }
+
+        @GetMapping("/keyed/{id}")
+        String keyed(@PathVariable String id) {
+            return id;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(Api.class)
+    @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, RateLimitRoutesAutoConfiguration.class,
+            RateLimitEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
+            WebEndpointAutoConfiguration.class, ManagementContextAutoConfiguration.class,
+            JacksonAutoConfiguration.class })
+    static class Common {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ ServletWebServerFactoryAutoConfiguration.class,
+            DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
+            HttpMessageConvertersAutoConfiguration.class, ServletManagementContextAutoConfiguration.class })
+    static class Servlet {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({ ReactiveWebServerFactoryAutoConfiguration.class, HttpHandlerAutoConfiguration.class,
+            WebFluxAutoConfiguration.class, CodecsAutoConfiguration.class,
+            ReactiveManagementContextAutoConfiguration.class })
+    static class Reactive {
+    }
+
+    private ConfigurableApplicationContext start(WebApplicationType type) {
+        return new SpringApplicationBuilder(Common.class, type == WebApplicationType.SERVLET ? Servlet.class
+                : Reactive.class).web(type)
+                .initializers(context -> ((GenericApplicationContext) context).registerBean(RedissonClient.class,
+                        redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown")))
+                .run("--server.port=0", "--management.endpoints.web.exposure.include=ratelimits",
+                        "--ratelimit.backend-timeout=5s", "--spring.main.banner-mode=off",
+                        "--ratelimit.routes.api.paths=/api/**", "--ratelimit.routes.api.key=remoteAddress",
+                        "--ratelimit.routes.api.rate=3", "--ratelimit.routes.api.interval=60s",
+                        "--ratelimit.routes.login.paths=/login", "--ratelimit.routes.login.methods=POST",
+                        "--ratelimit.routes.login.key='login:' + param['user'] + ':' + remoteAddress",
+                        "--ratelimit.routes.login.rate=2", "--ratelimit.routes.login.interval=15m",
+                        "--ratelimit.routes.login.charge-when=#status == 401",
+                        "--ratelimit.routes.keyed.paths=/keyed/{id}",
+                        "--ratelimit.routes.keyed.key=header['X-Api-Key'] == null ? null : pathVariable['id'] + ':' + header['X-Api-Key']",
+                        "--ratelimit.routes.keyed.rate=5", "--ratelimit.routes.keyed.message=Slow down");
+    }
+
+    private HttpResponse<String> send(ConfigurableApplicationContext context, String method, String path,
+            String... headers) throws IOException, InterruptedException {
+        URI uri = URI.create("http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port") + path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).method(method, HttpRequest.BodyPublishers.noBody());
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The free permits once they reach {@code expected}: a refund lands right after its response. */
+    private Long awaitFree(String key, long expected) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        Long free = free(key);
+        while ((free == null || free != expected) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            free = free(key);
+        }
+        return free;
+    }
+
+    private Long free(String key) {
+        try (RespClient cli = redis.cli()) {
+            String free = cli.string("GET", "rate_limit:{" + key + "}:value");
+            return free == null ? null : Long.valueOf(free);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aRouteLimitsEveryPathItCoversPerClientAddressWithoutSpoofing(WebApplicationType type) throws Exception {
+        try (ConfigurableApplicationContext context = start(type)) {
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> allowed = send(context, "GET", "/api/hello", "X-Forwarded-For", "10.0.0." + i);
+                assertThat(allowed.statusCode()).isEqualTo(200);
+                assertThat(allowed.headers().firstValue("RateLimit")).hasValue("\"api\";r=" + (2 - i) + ";t=60");
+            }
+            HttpResponse<String> rejected = send(context, "GET", "/api/hello", "X-Forwarded-For", "10.0.0.9");
+            assertThat(rejected.statusCode()).as("a forged X-Forwarded-For opens no new bucket").isEqualTo(429);
+            assertThat(rejected.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(
+                    seconds -> assertThat(Long.parseLong(seconds)).isBetween(55L, 60L));
+            Map<String, Object> problem = json.readValue(rejected.body(), new TypeReference<Map<String, Object>>() { });
+            assertThat(problem).containsEntry("status", 429).containsEntry("title", "Too Many Requests")
+                    .containsEntry("detail", "Too many requests").containsEntry("instance", "/api/hello");
+            assertThat(free("127.0.0.1")).as("the three grants, counted by Redis").isEqualTo(0L);
+            assertThat(send(context, "GET", "/other").statusCode()).as("a path no route covers").isEqualTo(200);
+
+            String listing = send(context, "GET", "/actuator/ratelimits").body();
+            assertThat(listing).contains("\"api\"", "\"login\"", "route 'api' [/api/**]");
+            assertThat(send(context, "GET", "/actuator/ratelimits/api/127.0.0.1").body())
+                    .contains("\"key\":\"127.0.0.1\"", "\"availablePermits\":0");
+            assertThat(send(context, "DELETE", "/actuator/ratelimits/api/127.0.0.1").statusCode()).isEqualTo(200);
+            assertThat(send(context, "GET", "/api/hello").statusCode()).as("after the reset").isEqualTo(200);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aLoginRouteCountsOnlyTheStatusItIsToldTo(WebApplicationType type) throws Exception {
+        try (ConfigurableApplicationContext context = start(type)) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(send(context, "POST", "/login?user=ann&password=demo").statusCode()).isEqualTo(200);
+            }
+            assertThat(awaitFree("login:ann:127.0.0.1", 2)).as("successes are given back").isEqualTo(2L);
+            assertThat(send(context, "POST", "/login?user=ann&password=guess").statusCode()).isEqualTo(401);
+            assertThat(send(context, "POST", "/login?user=ann&password=guess").statusCode()).isEqualTo(401);
+            assertThat(free("login:ann:127.0.0.1")).isEqualTo(0L);
+            assertThat(send(context, "POST", "/login?user=ann&password=demo").statusCode())
+                    .as("two failures spend the limit: even the right password waits").isEqualTo(429);
+            assertThat(send(context, "GET", "/login?user=ann&password=demo").statusCode())
+                    .as("a method the route does not cover").isIn(405, 404);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aRequestWithoutAKeyIsA400LoggedInOneLine(WebApplicationType type, CapturedOutput output) throws Exception {
+        try (ConfigurableApplicationContext context = start(type)) {
+            assertThat(send(context, "GET", "/keyed/7", "X-Api-Key", "k1").statusCode()).isEqualTo(200);
+            assertThat(free("7:k1")).isEqualTo(4L);
+
+            HttpResponse<String> missing = send(context, "GET", "/keyed/7");
+            assertThat(missing.statusCode()).as("no X-Api-Key: no key").isEqualTo(400);
+            assertThat(missing.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(json.readValue(missing.body(), new TypeReference<Map<String, Object>>() { })).containsEntry("status", 400)
+                    .containsEntry("detail", "The request has no valid key for the rate limit 'keyed'");
+            assertThat(output.getAll().lines().filter(line -> line.contains("Answered GET /keyed/7 with 400"))
+                    .count()).as("one log line").isEqualTo(1);
+            assertThat(output.getAll()).doesNotContain("RateLimitKeyException:");
+        }
+    }
+}
