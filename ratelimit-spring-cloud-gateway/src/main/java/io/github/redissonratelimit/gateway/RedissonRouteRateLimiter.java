@@ -1,0 +1,192 @@
+package io.github.redissonratelimit.gateway;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
+import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
+import org.springframework.cloud.gateway.support.ConfigurationService;
+import org.springframework.http.HttpHeaders;
+
+import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
+import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.interceptor.KeyedLimit;
+import io.github.redissonratelimit.interceptor.RateLimitDecider;
+import io.github.redissonratelimit.interceptor.RateLimitDecision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+import reactor.core.publisher.Mono;
+
+/**
+ * A Spring Cloud Gateway {@code RateLimiter} for the {@code RequestRateLimiter} filter that decides on the
+ * redisson-ratelimit decision stack: a sliding window stamped with Redis's clock, the outage policy, live reset and
+ * override by the route's limit name, metrics and the IETF {@code RateLimit} headers. Each route's limit comes from
+ * the filter's arguments ({@code redisson-rate-limiter.rate}, {@code .interval}, ...) or from
+ * {@link #getConfig()}; the key is what the filter's {@code KeyResolver} gives.
+ */
+public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteRateLimiter.Config> {
+
+    /** The prefix of this limiter's arguments in a route's filter definition. */
+    public static final String CONFIGURATION_PROPERTY_NAME = "redisson-rate-limiter";
+
+    private final RateLimitDecider decider;
+    private final RateLimitHeaders headers;
+    private final Consumer<List<RateLimitOperation>> declare;
+    private final Map<String, RateLimitOperation> operations = new ConcurrentHashMap<>();
+
+    /**
+     * @param headers null: no rate limit headers
+     * @param declare told each route's limit once, so that it is listed, reset and overridden by name
+     */
+    public RedissonRouteRateLimiter(RateLimitDecider decider, RateLimitHeaders headers,
+            Consumer<List<RateLimitOperation>> declare, ConfigurationService configurationService) {
+        super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
+        this.decider = decider;
+        this.headers = headers;
+        this.declare = declare;
+    }
+
+    @Override
+    public Mono<Response> isAllowed(String routeId, String id) {
+        RateLimitOperation operation = operationOf(routeId);
+        return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, id,
+                operation.permits())))).map(this::response);
+    }
+
+    private Response response(RateLimitDecision decision) {
+        decision.notifyListeners(null);
+        Map<String, String> rendered = new java.util.LinkedHashMap<>();
+        if (headers != null) {
+            ResponseLimits limits = new ResponseLimits();
+            limits.addAll(decision.outcomes());
+            rendered.putAll(headers.render(limits.entries()));
+        }
+        RateLimitExceededException rejection = decision.rejection();
+        if (rejection != null) {
+            rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(rejection.getRetryAfterSeconds()));
+        }
+        return new Response(decision.passed(), rendered);
+    }
+
+    /** The route's limit, built once per route and configuration. */
+    private RateLimitOperation operationOf(String routeId) {
+        Config config = getConfig().get(routeId);
+        if (config == null) {
+            config = getConfig().get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
+        }
+        if (config == null) {
+            throw new IllegalArgumentException("No " + CONFIGURATION_PROPERTY_NAME + " configuration for route '"
+                    + routeId + "': set its filter's " + CONFIGURATION_PROPERTY_NAME + ".rate (and interval)");
+        }
+        Config current = config;
+        String key = routeId + '\u0000' + current;
+        RateLimitOperation operation = operations.get(key);
+        if (operation == null) {
+            operation = operations.computeIfAbsent(key, ignored -> {
+                RateLimitOperation built = current.operation(routeId);
+                declare.accept(List.of(built));
+                return built;
+            });
+        }
+        return operation;
+    }
+
+    /** One route's limit: {@code redisson-rate-limiter.*} in the filter's arguments. */
+    public static class Config {
+
+        private String name;
+        private long rate;
+        private Duration interval = Duration.ofSeconds(1);
+        private long permits = 1;
+        private RateLimitMode mode = RateLimitMode.OVERALL;
+        private BackendErrorPolicy onBackendError = BackendErrorPolicy.DEFAULT;
+        private boolean shadow;
+
+        RateLimitOperation operation(String routeId) {
+            String limitName = name != null && !name.isBlank() ? name : routeId;
+            if (rate < 1 || permits < 1 || permits > rate || interval == null || interval.toMillis() < 1) {
+                throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
+                        + " needs rate >= 1, 1 <= permits <= rate and an interval of at least 1ms, but has " + this);
+            }
+            return RateLimitOperation.builder("gateway route '" + routeId + "'", limitName,
+                    new LimitSpec(rate, interval, mode)).permits(permits).displayName(limitName)
+                    .source("gateway route " + routeId).backendErrorPolicy(onBackendError).shadow(shadow).build();
+        }
+
+        public String getName() {
+            return name;
+        }
+
+        /** The limit's name in headers, metrics and the actuator endpoint; the route's id by default. */
+        public Config setName(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public long getRate() {
+            return rate;
+        }
+
+        public Config setRate(long rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public Config setInterval(Duration interval) {
+            this.interval = interval;
+            return this;
+        }
+
+        public long getPermits() {
+            return permits;
+        }
+
+        public Config setPermits(long permits) {
+            this.permits = permits;
+            return this;
+        }
+
+        public RateLimitMode getMode() {
+            return mode;
+        }
+
+        public Config setMode(RateLimitMode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        public BackendErrorPolicy getOnBackendError() {
+            return onBackendError;
+        }
+
+        public Config setOnBackendError(BackendErrorPolicy onBackendError) {
+            this.onBackendError = onBackendError;
+            return this;
+        }
+
+        public boolean isShadow() {
+            return shadow;
+        }
+
+        public Config setShadow(boolean shadow) {
+            this.shadow = shadow;
+            return this;
+        }
+
+        @Override
+        public String toString() {
+            return "[name=" + name + ", rate=" + rate + ", interval=" + interval + ", permits=" + permits + ", mode="
+                    + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + "]";
+        }
+    }
+}
