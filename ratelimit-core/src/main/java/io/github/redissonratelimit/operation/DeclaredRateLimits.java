@@ -36,11 +36,16 @@ public final class DeclaredRateLimits {
 
     /**
      * Records limits declared elsewhere than on a method (URL routes), so that they are listed, reset and
-     * overridden by name like annotated ones. Their names count as declared.
+     * overridden by name like annotated ones. Their names, and the policies they take values from, count as declared.
      */
     public void declare(List<RateLimitOperation> declaredElsewhere) {
         elsewhere.addAll(declaredElsewhere);
-        declaredElsewhere.forEach(operation -> names.add(operation.name()));
+        for (RateLimitOperation operation : declaredElsewhere) {
+            names.add(operation.name());
+            if (operation.policyName() != null) {
+                names.add(operation.policyName());
+            }
+        }
     }
 
     /** Every limit, once. */

@@ -51,6 +51,20 @@ public class RouteProperties extends PolicyProperties {
      */
     private String message;
 
+    /**
+     * Name of a ratelimit.policies entry whose rate, interval, mode, permits, on-backend-error and shadow the route
+     * takes for those it does not set itself; an unknown name fails startup.
+     */
+    private String policy;
+
+    public String getPolicy() {
+        return policy;
+    }
+
+    public void setPolicy(String policy) {
+        this.policy = policy;
+    }
+
     public List<String> getPaths() {
         return paths;
     }

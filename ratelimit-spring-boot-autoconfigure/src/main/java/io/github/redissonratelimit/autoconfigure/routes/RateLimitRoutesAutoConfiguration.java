@@ -41,7 +41,8 @@ public final class RateLimitRoutesAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RouteTable rateLimitRouteTable(RateLimitProperties properties, RateLimitOperationSource rateLimitOperationSource) {
-        RouteTable table = RouteTable.of(properties.getRoutes(), properties.getDefaults());
+        RouteTable table = RouteTable.of(properties.getRoutes(), properties.getPolicies(),
+                properties.getDefaults());
         rateLimitOperationSource.declaredLimits().declare(table.operations());
         return table;
     }

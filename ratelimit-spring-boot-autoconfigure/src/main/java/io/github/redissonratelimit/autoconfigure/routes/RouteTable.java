@@ -18,6 +18,7 @@ import org.springframework.web.util.pattern.PatternParseException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.LimitProperties;
+import io.github.redissonratelimit.autoconfigure.PolicyProperties;
 import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.limiter.LimitSpec;
@@ -39,11 +40,12 @@ public final class RouteTable {
     }
 
     /** The enabled routes of {@code properties}, in their order; {@code defaults} fill in what a route leaves out. */
-    public static RouteTable of(Map<String, RouteProperties> properties, LimitProperties defaults) {
+    public static RouteTable of(Map<String, RouteProperties> properties, Map<String, PolicyProperties> policies,
+            LimitProperties defaults) {
         List<Route> routes = new ArrayList<>();
         properties.forEach((name, route) -> {
             if (route.isEnabled()) {
-                routes.add(compile(name, route, defaults));
+                routes.add(compile(name, withPolicy(name, route, policies), defaults, route.getPolicy()));
             }
         });
         return new RouteTable(List.copyOf(routes));
@@ -85,7 +87,7 @@ public final class RouteTable {
         }
     }
 
-    private static Route compile(String name, RouteProperties route, LimitProperties defaults) {
+    private static Route compile(String name, RouteProperties route, LimitProperties defaults, String policy) {
         String prefix = "ratelimit.routes." + name + ".";
         List<PathPattern> paths = new ArrayList<>();
         for (int i = 0; i < route.getPaths().size(); i++) {
@@ -108,11 +110,11 @@ public final class RouteTable {
             methods.add(method);
         }
         String description = "route '" + name + "' " + (methods.isEmpty() ? "" : methods + " ") + route.getPaths();
-        RateLimitOperation operation = operation(name, description, prefix, route, route, defaults);
+        RateLimitOperation operation = operation(name, description, prefix, route, route, defaults, policy);
         Map<String, RateLimitOperation> tiers = new LinkedHashMap<>();
         route.getTiers().forEach((tier, values) -> tiers.put(tier,
                 operation(name, description + " tier '" + tier + "'", prefix + "tiers." + tier + ".", route, values,
-                        merged(route, defaults))));
+                        merged(route, defaults), policy)));
         if (!tiers.isEmpty() && route.getTier() == null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "tiers", tiers.keySet(),
                     "tiers are configured but no " + prefix + "tier expression picks one");
@@ -122,6 +124,35 @@ public final class RouteTable {
                 RouteExpression.parse(prefix + "cost", route.getCost(), "param['items'] or 2"),
                 RouteExpression.parse(prefix + "charge-when", route.getChargeWhen(), "#status == 401"),
                 RouteExpression.parse(prefix + "tier", route.getTier(), "header['X-Plan']"));
+    }
+
+    /** The route with the values of its {@code policy} for those it does not set. */
+    private static RouteProperties withPolicy(String name, RouteProperties route, Map<String, PolicyProperties> policies) {
+        if (route.getPolicy() == null) {
+            return route;
+        }
+        PolicyProperties policy = policies.get(route.getPolicy());
+        if (policy == null) {
+            throw new InvalidConfigurationPropertyValueException("ratelimit.routes." + name + ".policy",
+                    route.getPolicy(), "no ratelimit.policies entry has that name; known: " + policies.keySet());
+        }
+        RouteProperties merged = new RouteProperties();
+        merged.setPaths(route.getPaths());
+        merged.setMethods(route.getMethods());
+        merged.setKey(route.getKey());
+        merged.setCost(route.getCost());
+        merged.setChargeWhen(route.getChargeWhen());
+        merged.setTier(route.getTier());
+        merged.setMessage(route.getMessage());
+        merged.setTiers(route.getTiers().isEmpty() ? policy.getTiers() : route.getTiers());
+        merged.setRate(route.getRate() != null ? route.getRate() : policy.getRate());
+        merged.setInterval(route.getInterval() != null ? route.getInterval() : policy.getInterval());
+        merged.setMode(route.getMode() != null ? route.getMode() : policy.getMode());
+        merged.setPermits(route.getPermits() != null ? route.getPermits() : policy.getPermits());
+        merged.setOnBackendError(route.getOnBackendError() != null ? route.getOnBackendError()
+                : policy.getOnBackendError());
+        merged.setShadow(route.getShadow() != null ? route.getShadow() : policy.getShadow());
+        return merged;
     }
 
     /** The route's own values over the defaults: what a tier falls back to. */
@@ -135,7 +166,7 @@ public final class RouteTable {
     }
 
     private static RateLimitOperation operation(String name, String description, String prefix, RouteProperties route,
-            LimitProperties values, LimitProperties fallback) {
+            LimitProperties values, LimitProperties fallback, String policy) {
         Long rate = values.getRate() != null ? values.getRate() : fallback.getRate();
         if (rate == null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "rate", null,
@@ -161,6 +192,6 @@ public final class RouteTable {
         return RateLimitOperation.builder(description, name, new LimitSpec(rate, interval, mode)).permits(taken)
                 .message(route.getMessage() == null ? "Too many requests" : route.getMessage())
                 .source("ratelimit.routes." + name).displayName(name).backendErrorPolicy(onBackendError)
-                .shadow(Boolean.TRUE.equals(route.getShadow())).build();
+                .shadow(Boolean.TRUE.equals(route.getShadow())).policyName(policy).build();
     }
 }

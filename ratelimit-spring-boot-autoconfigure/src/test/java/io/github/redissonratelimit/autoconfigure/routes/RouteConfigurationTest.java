@@ -42,6 +42,24 @@ class RouteConfigurationTest {
     }
 
     @Test
+    void aRouteTakesWhatItDoesNotSetFromItsPolicy() {
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
+                        RateLimitRoutesAutoConfiguration.class))
+                .withBean(RedissonClient.class, NoRedis::redissonClient)
+                .withPropertyValues("ratelimit.policies.partner.rate=7", "ratelimit.policies.partner.interval=1m",
+                        "ratelimit.policies.partner.shadow=true", "ratelimit.routes.partner-api.paths=/partner/**",
+                        "ratelimit.routes.partner-api.policy=partner", "ratelimit.routes.partner-api.interval=2m")
+                .run(context -> assertThat(context.getBean(RateLimitOperationSource.class).declaredLimits()
+                        .named("partner-api")).singleElement().satisfies(operation -> {
+                            assertThat(operation.spec().rate()).isEqualTo(7);
+                            assertThat(operation.spec().interval()).hasMinutes(2);
+                            assertThat(operation.shadow()).isTrue();
+                            assertThat(operation.policyName()).isEqualTo("partner");
+                        }));
+    }
+
+    @Test
     void noRoutesNoFilter() {
         new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(RateLimitAutoConfiguration.class,
@@ -60,6 +78,8 @@ class RouteConfigurationTest {
                 "ratelimit.routes.api.charge-when=stauts == 401");
         runner.withPropertyValues("ratelimit.routes.api.permits=11").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("routes[api].permits"));
+        assertFails("ratelimit.routes.api.policy", "no ratelimit.policies entry has that name",
+                "ratelimit.routes.api.policy=missing");
         assertFails("ratelimit.routes.api.tiers", "no ratelimit.routes.api.tier expression",
                 "ratelimit.routes.api.tiers.gold.rate=100");
     }
