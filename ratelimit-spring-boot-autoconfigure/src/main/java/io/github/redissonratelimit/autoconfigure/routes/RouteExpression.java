@@ -60,8 +60,7 @@ final class RouteExpression {
         }
         catch (SpelEvaluationException ex) {
             SpelMessage message = ex.getMessageCode();
-            if (message == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE || message == SpelMessage.METHOD_NOT_FOUND
-                    || message == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE_ON_NULL && isRootRead(ex)) {
+            if (message == SpelMessage.PROPERTY_OR_FIELD_NOT_READABLE || message == SpelMessage.METHOD_NOT_FOUND) {
                 throw invalid("reads what no request has (" + ex.getMessage() + ")", example + "; a request has method, "
                         + "path, remoteAddress, principal, header['..'], param['..'] and pathVariable['..']");
             }
@@ -69,10 +68,6 @@ final class RouteExpression {
         catch (RuntimeException ex) {
             // a value that is null in the sample request: the expression itself is usable
         }
-    }
-
-    private static boolean isRootRead(SpelEvaluationException ex) {
-        return ex.getPosition() == 0;
     }
 
     private InvalidConfigurationPropertyValueException invalid(String problem, String example) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -52,7 +54,6 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             return;
         }
         List<KeyedLimit> limits = new ArrayList<>(applied.size());
-        Set<String> chargedByStatus = new HashSet<>();
         try {
             for (RouteTable.Applied route : applied) {
                 KeyedLimit limit = route.limit();
@@ -73,14 +74,41 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             return;
         }
         chain.doFilter(request, response);
-        int status = response.getStatus();
+        if (request.isAsyncStarted()) {
+            // the handler answers later (a future, a Mono, SSE): settle once its status is known
+            request.getAsyncContext().addListener(new AsyncListener() {
+                @Override
+                public void onComplete(AsyncEvent event) {
+                    settle(applied, decision, response.getStatus());
+                }
+
+                @Override
+                public void onTimeout(AsyncEvent event) {
+                }
+
+                @Override
+                public void onError(AsyncEvent event) {
+                }
+
+                @Override
+                public void onStartAsync(AsyncEvent event) {
+                }
+            });
+            return;
+        }
+        settle(applied, decision, response.getStatus());
+    }
+
+    /** Gives back the permits of the routes whose {@code charge-when} does not hold for the response status. */
+    private static void settle(List<RouteTable.Applied> applied, RateLimitDecision decision, int status) {
+        Set<String> notCharged = new HashSet<>();
         for (RouteTable.Applied route : applied) {
             if (!route.route().charges(route.request(), status)) {
-                chargedByStatus.add(route.route().name());
+                notCharged.add(route.route().name());
             }
         }
-        if (!chargedByStatus.isEmpty()) {
-            Completions.join(decision.giveBack(operation -> chargedByStatus.contains(operation.name())));
+        if (!notCharged.isEmpty()) {
+            Completions.join(decision.giveBack(operation -> notCharged.contains(operation.name())));
         }
     }
 
