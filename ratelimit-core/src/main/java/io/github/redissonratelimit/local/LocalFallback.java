@@ -3,6 +3,7 @@ package io.github.redissonratelimit.local;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -63,6 +64,7 @@ public final class LocalFallback implements LimiterMemory {
     private volatile boolean grantedLocally;
     /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
     private volatile boolean decidedInMemory;
+    private final WriteBack writeBack;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
         this(instances, maxLimiters, Duration.ofSeconds(1), System::nanoTime);
@@ -76,6 +78,16 @@ public final class LocalFallback implements LimiterMemory {
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
         this.maxLimiters = maxLimiters;
+        this.writeBack = new WriteBack(maxLimiters, nanoClock);
+    }
+
+    /**
+     * Writes the grants made in memory through {@code writer} once Redis answers again (see {@link WriteBack}); null
+     * (the default) keeps them in memory only.
+     */
+    public LocalFallback writeBackTo(GrantWriter writer) {
+        writeBack.writeTo(writer);
+        return this;
     }
 
     /**
@@ -89,6 +101,7 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = window(limiterName, spec, now);
         window.answered(decision.allowed() ? permits : 0, shareOf(spec), spec.rate(),
                 state == null ? -1 : state.available(), spec.interval().toNanos(), now);
+        writeBack.redisAnswered(limiterName);
         if (active.get()) {
             redisAnswered();
         }
@@ -124,6 +137,7 @@ public final class LocalFallback implements LimiterMemory {
         if (wait == 0) {
             lastLocalGrant = now;
             grantedLocally = true;
+            writeBack.granted(limiterName, spec, permits, now);
             allowed.increment();
             return Decision.allow(new LimitState(left, Duration.ZERO));
         }
@@ -168,12 +182,32 @@ public final class LocalFallback implements LimiterMemory {
         if (window != null) {
             window.release(permits);
         }
+        writeBack.released(limiterName, permits);
+    }
+
+    /**
+     * The write of the limiter's grants made in memory that Redis's last answer on it started, while under way: the
+     * limiter's next decision waits for it (at most {@link WriteBack#WRITE_WAIT}; it never fails). Null when none.
+     */
+    public CompletableFuture<Void> writeBeforeDeciding(String limiterName) {
+        return writeBack.awaitedWrite(limiterName);
+    }
+
+    /** The permits granted in memory that Redis took since start ({@link #writeBackTo}). */
+    public long getWrittenBackCount() {
+        return writeBack.writtenPermits();
+    }
+
+    /** How many limiters hold grants made in memory that Redis does not know yet. */
+    public int getUnwrittenLimiterCount() {
+        return writeBack.pendingLimiters();
     }
 
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     @Override
     public void forget(Predicate<String> limiterNames) {
         windows.keySet().removeIf(limiterNames);
+        writeBack.forget(limiterNames);
     }
 
     /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */

@@ -44,6 +44,11 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         if (!appliesTo(request)) {
             return delegate.acquire(request);
         }
+        CompletableFuture<Void> writing = fallback.writeBeforeDeciding(request.limiterName());
+        return writing == null ? decide(request) : writing.thenCompose(written -> decide(request));
+    }
+
+    private CompletionStage<Decision> decide(AcquireRequest request) {
         CompletionStage<Decision> before = rejectionBeforeRedis(request);
         return before != null ? before : afterRedis(request, ask(request));
     }
@@ -56,7 +61,12 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             @Override
             public CompletionStage<Decision> answer(int index) {
                 AcquireRequest request = requests.get(index);
-                return appliesTo(request) ? rejectionBeforeRedis(request) : null;
+                if (!appliesTo(request)) {
+                    return null;
+                }
+                // decided alone once its grants made in memory are written, so that Redis counts them
+                CompletableFuture<Void> writing = fallback.writeBeforeDeciding(request.limiterName());
+                return writing != null ? writing.thenCompose(written -> decide(request)) : rejectionBeforeRedis(request);
             }
 
             @Override
