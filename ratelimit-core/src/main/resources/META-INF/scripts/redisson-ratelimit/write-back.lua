@@ -2,8 +2,9 @@
 -- written into the limiter's window once Redis answers again, so that every instance's later decisions count them.
 -- Each becomes a grant like any other (struct 'Bc0I' member, see common.lua), scored with the time it was made by
 -- this call's clock: now - its age, the age measured on the instance's monotonic clock when the call was sent (so a
--- call delayed on its way places its grants later, held longer, never earlier). The free permits go down by the
--- permits added, into debt when Redis granted meanwhile (decide pays a debt from the grants that expire).
+-- call delayed on its way places its grants later, held longer, never earlier; the instance then writes them again,
+-- and the earliest placement is kept). The free permits go down by the permits added, into debt when Redis granted
+-- meanwhile (decide pays a debt from the grants that expire).
 -- Idempotent: a grant whose member (its id and permits) is in the window already is not counted again.
 --
 -- KEYS: the limiter's five keys, see common.lua.
@@ -34,13 +35,17 @@ for i = 5, #ARGV do
   local at = now - tonumber(age)
   if at > now - interval then
     local member = struct.pack('Bc0I', string.len(id), id, tonumber(permits))
-    if redis.call('zadd', grantsKey, 'NX', at, member) == 1 then
+    local placed = redis.call('zscore', grantsKey, member)
+    if not placed then
+      redis.call('zadd', grantsKey, at, member)
       added = added + tonumber(permits)
+    elseif at < tonumber(placed) then
+      redis.call('zadd', grantsKey, at, member) -- written again sooner after it was made: placed nearer its time
     end
   end
 end
 if added == 0 then
-  return 0
+  return 0 -- a write again: nothing to count, nor to keep alive
 end
 if rate == nil then
   redis.call('pexpire', grantsKey, ttl)

@@ -41,6 +41,13 @@ final class WriteBack {
 
     private static final long MIN_ROUND_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
+    /**
+     * A write answered later than this after it was sent may have waited on its way (Redis stalled, failing over),
+     * which places its grants later than they were made (held longer): they are written again at once, and Redis
+     * keeps the earlier placement, until a write is answered sooner.
+     */
+    static final Duration SLOW_WRITE = Duration.ofMillis(100);
+
     private final Map<String, UnwrittenGrants> unwritten = new ConcurrentHashMap<>();
     private final long maxLimiters;
     private final LongSupplier nanoClock;
@@ -150,7 +157,8 @@ final class WriteBack {
             written = CompletableFuture.failedFuture(ex);
         }
         written.whenComplete((added, ex) -> {
-            grants.writeEnded(sent, ex == null);
+            boolean slow = nanoClock.getAsLong() - now > SLOW_WRITE.toNanos();
+            grants.writeEnded(sent, ex == null && !slow);
             if (added != null) {
                 writtenPermits.add(added);
             }
@@ -158,6 +166,9 @@ final class WriteBack {
                 logger.debug("Grants made in memory not written to Redis yet (written again later): " + ex);
             }
             done.complete(null);
+            if (ex == null && slow) {
+                write(limiterName, grants, nanoClock.getAsLong(), false);
+            }
             unwritten.computeIfPresent(limiterName, (name, kept) -> kept.isDone(nanoClock.getAsLong()) ? null : kept);
         });
     }
