@@ -27,10 +27,11 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * <h2>Why the window holds across the switch</h2>
  * Every grant Redis makes to this instance is also written to the limiter's {@link LocalWindow}, so when Redis stops
  * answering, the local decisions continue the window this instance was already in, instead of starting with a full
- * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, Redis
- * does not know the grants made meanwhile, by this instance or the others: for one interval after its last decision
- * in memory, and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory
- * keeps to the local share before it asks Redis. An instance that took more than its share from Redis before the
+ * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, the
+ * grants made in memory are written to Redis once it answers again ({@link #writeBackTo}, see {@link WriteBack}), so
+ * that every instance's later decisions count them; until then, for one interval after its last decision in memory,
+ * and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory keeps to
+ * the local share before it asks Redis. An instance that took more than its share from Redis before the
  * outage would add to the others' shares: each answer of Redis (grant or rejection) also says how many permits were
  * free, and for one interval after it an instance holds at most its grants of that time plus its share of the free
  * permits, so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread

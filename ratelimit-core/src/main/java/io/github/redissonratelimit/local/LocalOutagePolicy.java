@@ -21,8 +21,9 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * The {@code LOCAL} outage policy as a decorator, for requests under it that are not in shadow mode: asks
  * {@link LocalFallback} first, which holds a limiter to this instance's share for a while after an outage; records
  * every answer of the delegate (what Redis granted and left free); and when the delegate gives no decision
- * ({@link NoDecision}), decides in memory. Decisions made in memory are marked {@link Decision#local()}. Requests under
- * another policy, or in shadow mode, pass through untouched.
+ * ({@link NoDecision}), decides in memory. Decisions made in memory are marked {@link Decision#local()}; when Redis
+ * answers again, the grants made in memory are written to it, and a limiter's next decision waits for its own
+ * ({@link LocalFallback#writeBeforeDeciding}). Requests under another policy, or in shadow mode, pass through untouched.
  */
 public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
 
