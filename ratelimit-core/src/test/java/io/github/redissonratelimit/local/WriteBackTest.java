@@ -118,6 +118,24 @@ class WriteBackTest {
     }
 
     @Test
+    void anInstanceWhoseDecisionsDoNotReachRedisStillWritesItsGrantsWithinAFractionOfTheInterval() throws Exception {
+        // e.g. its circuit opened while Redis is healthy: no answer comes, the rounds write anyway
+        List<List<GrantWriter.Grant>> written = new java.util.concurrent.CopyOnWriteArrayList<>();
+        LocalFallback busy = new LocalFallback(InstanceCount.fixed(2, 0), 100, Duration.ofSeconds(1), now::get)
+                .writeBackTo((name, spec, grants) -> {
+                    written.add(grants);
+                    return CompletableFuture.completedFuture(1L);
+                });
+        busy.decide("rl:{u}", new LimitSpec(5, Duration.ofSeconds(1), RateLimitMode.OVERALL), 1);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (written.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(written).as("written by a round, without any answer of Redis").hasSize(1);
+        assertThat(busy.getUnwrittenLimiterCount()).isZero();
+    }
+
+    @Test
     void withoutAWriterNothingIsKept() {
         LocalFallback memoryOnly = new LocalFallback(InstanceCount.fixed(2, 0), 100, Duration.ofSeconds(1), now::get);
         memoryOnly.decide("rl:{u}", FIVE_PER_MINUTE, 1);
