@@ -66,6 +66,8 @@ final class OutageRun implements AutoCloseable {
     /** Per limiter name, every grant seen in its ZSET: member (hex) to [score ms, permits]. */
     private final Map<String, Map<String, long[]>> seen = new ConcurrentHashMap<>();
     private final long start = System.nanoTime();
+    /** The ids of the grants made in memory and written to Redis. */
+    private final java.util.Set<String> writtenIds = ConcurrentHashMap.newKeySet();
     /** Redis's clock (ms) when this run started. */
     private final long redisStartMillis;
     /** Until when (Redis's clock, ms) the grants ZSETs count. */
@@ -83,7 +85,11 @@ final class OutageRun implements AutoCloseable {
             heartbeats.add(heartbeat);
             LocalFallback fallback = new LocalFallback(heartbeat, 10_000);
             if (writeBack) {
-                fallback.writeBackTo(new InMemoryGrantWriter(client, BackendOptions.DEFAULTS));
+                InMemoryGrantWriter writer = new InMemoryGrantWriter(client, BackendOptions.DEFAULTS);
+                fallback.writeBackTo((name, spec, grants) -> {
+                    grants.forEach(grant -> writtenIds.add(grant.id()));
+                    return writer.write(name, spec, grants);
+                });
             }
             heartbeat.reportInMemoryGrants(fallback::millisSinceLastLocalGrant);
             fallbacks.add(fallback);
@@ -207,34 +213,48 @@ final class OutageRun implements AutoCloseable {
     private String worstByScore = "";
 
     /**
-     * The grants of the key's ZSET that callers got, as [score, permits]: each matched with as many callers' grants
-     * (their midpoints on Redis's clock) from 1.2 s before its score (a write-back sent during a stall runs when the
-     * stall ends, placing its grants later) to 150 ms after it. The others Redis made for calls that had given up
-     * (the deadline passed while Redis was stalled) when it ran them after the stall: held, yet granted to no one.
+     * The grants of the key's ZSET that callers got, as [score, permits]: each grant Redis decided matched with a
+     * caller's grant from Redis (its midpoint on Redis's clock) within 150 ms of its score, each grant written back
+     * with as many callers' grants made in memory from 1.2 s before its score (a write sent during a stall runs when
+     * it ends) to 150 ms after. The others Redis made for calls that had given up (the deadline passed while Redis
+     * was stalled) when it ran them after the stall: held, yet granted to no one.
      */
     private List<long[]> grantedToCallers(String key, List<Answer> answers) {
-        long[] callers = answers.stream().filter(Answer::granted)
-                .mapToLong(answer -> redisStartMillis + (answer.nanos() - start) / 1_000_000).sorted().toArray();
-        boolean[] matched = new boolean[callers.length];
-        List<long[]> grants = new ArrayList<>(seen.getOrDefault(key, Map.of()).values());
-        grants.sort(Comparator.comparingLong(grant -> grant[0]));
+        long[] fromRedis = callerMillis(answers, "redis");
+        long[] inMemory = callerMillis(answers, "local");
+        boolean[] redisMatched = new boolean[fromRedis.length];
+        boolean[] memoryMatched = new boolean[inMemory.length];
+        List<Map.Entry<String, long[]>> grants = new ArrayList<>(seen.getOrDefault(key, Map.of()).entrySet());
+        grants.sort(Comparator.comparingLong(grant -> grant.getValue()[0]));
         List<long[]> granted = new ArrayList<>();
-        for (long[] grant : grants) {
+        for (Map.Entry<String, long[]> entry : grants) {
+            long[] grant = entry.getValue();
             if (grant[0] >= redisCountUntil) {
                 break;
             }
-            int found = 0;
-            for (int i = 0; i < callers.length && found < grant[1]; i++) {
-                if (!matched[i] && callers[i] >= grant[0] - 1_200 && callers[i] <= grant[0] + 150) {
-                    matched[i] = true;
-                    found++;
-                }
-            }
+            boolean written = writtenIds.contains(entry.getKey());
+            int found = written ? match(inMemory, memoryMatched, grant, 1_200) : match(fromRedis, redisMatched, grant, 150);
             if (found > 0) {
                 granted.add(new long[] {grant[0], found});
             }
         }
         return granted;
+    }
+
+    private long[] callerMillis(List<Answer> answers, String result) {
+        return answers.stream().filter(answer -> answer.granted() && answer.result().equals(result))
+                .mapToLong(answer -> redisStartMillis + (answer.nanos() - start) / 1_000_000).sorted().toArray();
+    }
+
+    private static int match(long[] callers, boolean[] matched, long[] grant, long before) {
+        int found = 0;
+        for (int i = 0; i < callers.length && found < grant[1]; i++) {
+            if (!matched[i] && callers[i] >= grant[0] - before && callers[i] <= grant[0] + 150) {
+                matched[i] = true;
+                found++;
+            }
+        }
+        return found;
     }
 
     private int maxByScore(List<long[]> grants, LimitSpec spec) {
