@@ -289,8 +289,8 @@ final class OutageRun implements AutoCloseable {
                 .forEach(count -> System.out.println("[outage-bound]   " + count));
         System.out.println("[outage-bound]   shares of a user limit: " + fallbacks.stream().map(fallback -> fallback.shareOf(USER)).toList()
                 + ", ranks " + heartbeats.stream().map(InstanceHeartbeat::rank).toList());
-        int ideal = (int) counts.stream().filter(count -> count.byCallers() > count.bound()).count();
-        System.out.println("[outage-bound]   keys over the bound: " + ideal + " of " + counts.size());
+        long over = counts.stream().filter(count -> count.byCallers() > count.bound()).count();
+        System.out.println("[outage-bound]   keys over the bound: " + over + " of " + counts.size());
     }
 
     Map<String, Integer> errors() {
