@@ -3,6 +3,7 @@ package io.github.redissonratelimit.local;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,10 +27,11 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * <h2>Why the window holds across the switch</h2>
  * Every grant Redis makes to this instance is also written to the limiter's {@link LocalWindow}, so when Redis stops
  * answering, the local decisions continue the window this instance was already in, instead of starting with a full
- * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, Redis
- * does not know the grants made meanwhile, by this instance or the others: for one interval after its last decision
- * in memory, and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory
- * keeps to the local share before it asks Redis. An instance that took more than its share from Redis before the
+ * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, the
+ * grants made in memory are written to Redis once it answers again ({@link #writeBackTo}, see {@link WriteBack}), so
+ * that every instance's later decisions count them; until then, for one interval after its last decision in memory,
+ * and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory keeps to
+ * the local share before it asks Redis. An instance that took more than its share from Redis before the
  * outage would add to the others' shares: each answer of Redis (grant or rejection) also says how many permits were
  * free, and for one interval after it an instance holds at most its grants of that time plus its share of the free
  * permits, so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
@@ -63,6 +65,7 @@ public final class LocalFallback implements LimiterMemory {
     private volatile boolean grantedLocally;
     /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
     private volatile boolean decidedInMemory;
+    private final WriteBack writeBack;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
         this(instances, maxLimiters, Duration.ofSeconds(1), System::nanoTime);
@@ -76,6 +79,16 @@ public final class LocalFallback implements LimiterMemory {
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
         this.maxLimiters = maxLimiters;
+        this.writeBack = new WriteBack(maxLimiters, nanoClock);
+    }
+
+    /**
+     * Writes the grants made in memory through {@code writer} once Redis answers again (see {@link WriteBack}); null
+     * (the default) keeps them in memory only.
+     */
+    public LocalFallback writeBackTo(GrantWriter writer) {
+        writeBack.writeTo(writer);
+        return this;
     }
 
     /**
@@ -89,6 +102,7 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = window(limiterName, spec, now);
         window.answered(decision.allowed() ? permits : 0, shareOf(spec), spec.rate(),
                 state == null ? -1 : state.available(), spec.interval().toNanos(), now);
+        writeBack.redisAnswered(limiterName);
         if (active.get()) {
             redisAnswered();
         }
@@ -124,6 +138,7 @@ public final class LocalFallback implements LimiterMemory {
         if (wait == 0) {
             lastLocalGrant = now;
             grantedLocally = true;
+            writeBack.granted(limiterName, spec, permits, now);
             allowed.increment();
             return Decision.allow(new LimitState(left, Duration.ZERO));
         }
@@ -168,12 +183,32 @@ public final class LocalFallback implements LimiterMemory {
         if (window != null) {
             window.release(permits);
         }
+        writeBack.released(limiterName, permits);
+    }
+
+    /**
+     * The write of the limiter's grants made in memory that Redis's last answer on it started, while under way: the
+     * limiter's next decision waits for it (at most {@link WriteBack#WRITE_WAIT}; it never fails). Null when none.
+     */
+    public CompletableFuture<Void> writeBeforeDeciding(String limiterName) {
+        return writeBack.awaitedWrite(limiterName);
+    }
+
+    /** The permits granted in memory that Redis took since start ({@link #writeBackTo}). */
+    public long getWrittenBackCount() {
+        return writeBack.writtenPermits();
+    }
+
+    /** How many limiters hold grants made in memory that Redis does not know yet. */
+    public int getUnwrittenLimiterCount() {
+        return writeBack.pendingLimiters();
     }
 
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     @Override
     public void forget(Predicate<String> limiterNames) {
         windows.keySet().removeIf(limiterNames);
+        writeBack.forget(limiterNames);
     }
 
     /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */

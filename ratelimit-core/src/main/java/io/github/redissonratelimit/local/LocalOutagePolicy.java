@@ -19,8 +19,9 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * The {@code LOCAL} outage policy as a decorator, for requests under it that are not in shadow mode: asks
  * {@link LocalFallback} first, which holds a limiter to this instance's share for a while after an outage; records
  * every answer of the delegate (what Redis granted and left free); and when the delegate gives no decision
- * ({@link NoDecision}), decides in memory. Decisions made in memory are marked {@link Decision#local()}. Requests under
- * another policy, or in shadow mode, pass through untouched.
+ * ({@link NoDecision}), decides in memory. Decisions made in memory are marked {@link Decision#local()}; when Redis
+ * answers again, the grants made in memory are written to it, and a limiter's next decision waits for its own
+ * ({@link LocalFallback#writeBeforeDeciding}). Requests under another policy, or in shadow mode, pass through untouched.
  */
 public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
 
@@ -42,6 +43,11 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         if (!appliesTo(request)) {
             return delegate.acquire(request);
         }
+        CompletableFuture<Void> writing = fallback.writeBeforeDeciding(request.limiterName());
+        return writing == null ? decide(request) : writing.thenCompose(written -> decide(request));
+    }
+
+    private CompletionStage<Decision> decide(AcquireRequest request) {
         CompletionStage<Decision> before = rejectionBeforeRedis(request);
         return before != null ? before : afterRedis(request, ask(request));
     }
@@ -54,7 +60,12 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             @Override
             public CompletionStage<Decision> answer(int index) {
                 AcquireRequest request = requests.get(index);
-                return appliesTo(request) ? rejectionBeforeRedis(request) : null;
+                if (!appliesTo(request)) {
+                    return null;
+                }
+                // decided alone once its grants made in memory are written, so that Redis counts them
+                CompletableFuture<Void> writing = fallback.writeBeforeDeciding(request.limiterName());
+                return writing != null ? writing.thenCompose(written -> decide(request)) : rejectionBeforeRedis(request);
             }
 
             @Override

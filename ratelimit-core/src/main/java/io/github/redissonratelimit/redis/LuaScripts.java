@@ -42,6 +42,8 @@ public final class LuaScripts {
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
+    static final Script WRITE_BACK = Script.of("common", "write-back");
+
     private LuaScripts() {
     }
 

@@ -18,6 +18,7 @@ import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.BackendOptions;
+import io.github.redissonratelimit.redis.InMemoryGrantWriter;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
@@ -48,11 +49,14 @@ final class RateLimitBackendConfiguration {
     @Bean(name = RateLimitAutoConfiguration.REDISSON_BACKEND, defaultCandidate = false)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.REDISSON_BACKEND)
     RedissonRateLimitBackend redissonRateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
+        return new RedissonRateLimitBackend(redissonClient, backendOptions(properties));
+    }
+
+    private static BackendOptions backendOptions(RateLimitProperties properties) {
         PipeliningProperties pipelining = properties.getPipelining();
-        BackendOptions options = new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
+        return new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
                 properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
                 pipelining.getMaxBatchSize(), properties.getClock());
-        return new RedissonRateLimitBackend(redissonClient, options);
     }
 
     @Bean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
@@ -88,7 +92,10 @@ final class RateLimitBackendConfiguration {
     @Bean(RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)
     @Order(RateLimitBackendDecorator.LOCAL_OUTAGE_ORDER)
-    RateLimitBackendDecorator rateLimitLocalOutageDecorator(LocalFallback rateLimitLocalFallback) {
+    RateLimitBackendDecorator rateLimitLocalOutageDecorator(LocalFallback rateLimitLocalFallback,
+            RedissonClient redissonClient, RateLimitProperties properties) {
+        // the grants made in memory go to Redis when it answers again, on the keys and clock the backend decides with
+        rateLimitLocalFallback.writeBackTo(new InMemoryGrantWriter(redissonClient, backendOptions(properties)));
         return backend -> new LocalOutagePolicy(backend, rateLimitLocalFallback);
     }
 

@@ -3,6 +3,7 @@ package io.github.redissonratelimit.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,12 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.local.LocalFallback;
@@ -72,6 +78,28 @@ class LocalFallbackAutoConfigurationRedisTest {
             assertThat(count.instances()).isEqualTo(4);
             assertThat(count.source()).isEqualTo("ratelimit.local-fallback.instances");
             assertThat(context.getBean(InstanceHeartbeat.class).instances()).isEqualTo(4);
+        });
+    }
+
+    @Test
+    void grantsMadeInMemoryAreWrittenToRedisWhenItAnswersAgain() throws Exception {
+        withRedis().run(context -> {
+            LocalFallback fallback = context.getBean(LocalFallback.class);
+            RateLimitBackend backend = context.getBean(RateLimitBackend.class);
+            LimitSpec spec = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+            String name = new LimiterNaming().limiterName("user:ann");
+            assertThat(fallback.decide(name, spec, 2).allowed()).as("granted in memory, Redis not asked").isTrue();
+            AcquireRequest request = new AcquireRequest(name, spec, 1, BackendErrorPolicy.LOCAL, false, Duration.ZERO);
+            assertThat(backend.acquire(request).toCompletableFuture().get(10, TimeUnit.SECONDS).allowed()).isTrue();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (fallback.getWrittenBackCount() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            try (RespClient cli = redis.cli()) {
+                assertThat(cli.command("ZCARD", LimiterNaming.permitsKey(name))).as("Redis's grant and the one written")
+                        .isEqualTo(2L);
+                assertThat(cli.string("GET", LimiterNaming.valueKey(name))).isEqualTo("2");
+            }
         });
     }
 

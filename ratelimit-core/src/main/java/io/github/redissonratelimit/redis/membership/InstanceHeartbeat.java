@@ -158,7 +158,9 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         if (othersAge >= 0) {
             othersInMemory(now - TimeUnit.MILLISECONDS.toNanos(othersAge));
         }
-        rank = place;
+        // while the count is held above the live instances, one not beating may rank where this one does now, and
+        // both would take the larger share of an uneven split: this one takes the last rank's (the smallest)
+        rank = live < instances ? instances - 1 : place;
     }
 
     private void othersInMemory(long at) {
