@@ -140,7 +140,10 @@ class RouteLimitsHttpTest {
                         "--ratelimit.routes.later.rate=2", "--ratelimit.routes.later.charge-when=#status == 401",
                         "--ratelimit.routes.keyed.paths=/keyed/{id}",
                         "--ratelimit.routes.keyed.key=header['X-Api-Key'] == null ? null : pathVariable['id'] + ':' + header['X-Api-Key']",
-                        "--ratelimit.routes.keyed.rate=5", "--ratelimit.routes.keyed.message=Slow down");
+                        "--ratelimit.routes.keyed.rate=5", "--ratelimit.routes.keyed.message=Slow down",
+                        "--ratelimit.routes.plans.paths=/other", "--ratelimit.routes.plans.key=header['X-User']",
+                        "--ratelimit.routes.plans.rate=1", "--ratelimit.routes.plans.interval=60s",
+                        "--ratelimit.routes.plans.tier=header['X-Plan']", "--ratelimit.routes.plans.tiers.gold.rate=3");
     }
 
     private HttpResponse<String> send(ConfigurableApplicationContext context, String method, String path,
@@ -191,7 +194,7 @@ class RouteLimitsHttpTest {
             assertThat(problem).containsEntry("status", 429).containsEntry("title", "Too Many Requests")
                     .containsEntry("detail", "Too many requests").containsEntry("instance", "/api/hello");
             assertThat(free("127.0.0.1")).as("the three grants, counted by Redis").isEqualTo(0L);
-            assertThat(send(context, "GET", "/other").statusCode()).as("a path no route covers").isEqualTo(200);
+            assertThat(send(context, "GET", "/other/x").statusCode()).as("a path no route covers").isEqualTo(404);
 
             String listing = send(context, "GET", "/actuator/ratelimits").body();
             assertThat(listing).contains("\"api\"", "\"login\"", "route 'api' [/api/**]");
@@ -199,6 +202,34 @@ class RouteLimitsHttpTest {
                     .contains("\"key\":\"127.0.0.1\"", "\"availablePermits\":0");
             assertThat(send(context, "DELETE", "/actuator/ratelimits/api/127.0.0.1").statusCode()).isEqualTo(200);
             assertThat(send(context, "GET", "/api/hello").statusCode()).as("after the reset").isEqualTo(200);
+
+            HttpResponse<String> override = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + context.getEnvironment().getProperty("local.server.port") + "/actuator/ratelimits/api"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"rate\": 1, \"interval\": \"2m\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(override.statusCode()).as(override.body()).isEqualTo(200);
+            HttpResponse<String> overridden = send(context, "GET", "/api/hello");
+            assertThat(overridden.statusCode()).as("the override: 1 per 2m, already taken by the call after the reset")
+                    .isEqualTo(429);
+            assertThat(overridden.headers().firstValue("RateLimit")).hasValueSatisfying(
+                    value -> assertThat(value).startsWith("\"api\";r=0;"));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WebApplicationType.class, names = { "SERVLET", "REACTIVE" })
+    void aRoutesTierPicksItsValuesPerRequest(WebApplicationType type) throws Exception {
+        try (ConfigurableApplicationContext context = start(type)) {
+            assertThat(send(context, "GET", "/other", "X-User", "u1").statusCode()).isEqualTo(200);
+            assertThat(send(context, "GET", "/other", "X-User", "u1").statusCode()).as("no plan: 1 a minute")
+                    .isEqualTo(429);
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> gold = send(context, "GET", "/other", "X-User", "u2", "X-Plan", "gold");
+                assertThat(gold.statusCode()).isEqualTo(200);
+                assertThat(gold.headers().firstValue("RateLimit-Policy")).hasValue("\"plans\";q=3;w=60");
+            }
+            assertThat(send(context, "GET", "/other", "X-User", "u2", "X-Plan", "gold").statusCode()).isEqualTo(429);
         }
     }
 
