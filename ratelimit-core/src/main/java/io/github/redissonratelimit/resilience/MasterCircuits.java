@@ -159,34 +159,37 @@ final class MasterCircuits {
          * until the liveness time, then settles the doubt on the breaker. An answer, even an error that is not an
          * outage (a script's), is a success; an outage error is a failure; no answer is a failure too, and
          * {@code pending} is then cancelled. Something else cancelling {@code pending} settles nothing (a probe in
-         * flight is given back).
+         * flight is given back). An outcome learnt after the circuit changed state tells nothing of the new state.
          */
         void doubt(CompletableFuture<?> pending) {
+            int changesThen = breaker.changes();
             circuits.doubts.within(pending.copy()).whenComplete((answer, failure) -> {
                 Throwable error = Completions.unwrap(failure);
                 if (error instanceof TimeoutException && pending.cancel(false)) {
-                    unanswered.increment();
                     failed(new TimeoutException("no answer within " + circuits.liveness.toMillis() + "ms"));
-                    breaker.onFailure();
+                    breaker.onFailure(changesThen);
+                    unanswered.increment(); // counted once settled, so that a count seen implies its breaker state
                 }
                 else {
                     // answered, or answered just as the liveness time ran out: what pending holds settles it
-                    pending.whenComplete((ignored, outcome) -> settleDoubt(pending, Completions.unwrap(outcome)));
+                    pending.whenComplete((ignored, outcome) -> settleDoubt(pending, Completions.unwrap(outcome),
+                            changesThen));
                 }
             });
         }
 
-        private void settleDoubt(CompletableFuture<?> pending, Throwable error) {
+        /** An outcome learnt after the circuit changed state (e.g. it opened meanwhile) tells nothing of the new one. */
+        private void settleDoubt(CompletableFuture<?> pending, Throwable error, int changesThen) {
             if (error == null || !BackendErrors.isBackendError(error)) {
+                breaker.onSuccess(changesThen);
                 lateAnswers.increment();
-                breaker.onSuccess();
             }
             else if (pending.isCancelled()) {
-                breaker.onInconclusive();
+                breaker.onInconclusive(changesThen);
             }
             else {
                 failed(error);
-                breaker.onFailure();
+                breaker.onFailure(changesThen);
             }
         }
 
