@@ -58,6 +58,9 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Duration DEFAULT_LIVENESS = Duration.ofSeconds(1);
 
+    /** One master for every limiter: one circuit (a Redis that is not a cluster, or a backend that does not tell). */
+    public static final MasterLocator ONE_MASTER = MasterCircuits.SINGLE;
+
     private final RateLimitBackend delegate;
     private final Duration timeout;
     private final DecisionDeadlines deadlines;
