@@ -294,13 +294,11 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         return failures.sum();
     }
 
-    /** Decisions that missed the deadline and were answered within the liveness time, since start. */
     @Override
     public long getLateAnswerCount() {
         return circuits.lateAnswers();
     }
 
-    /** Decisions that missed the deadline and had no answer within the liveness time, since start. */
     @Override
     public long getUnansweredCount() {
         return circuits.unanswered();

@@ -62,7 +62,8 @@ public class CircuitBreakerProperties {
         errors.require(openDuration != null && !openDuration.isNegative() && !openDuration.isZero(), "openDuration",
                 openDuration, "must be positive, e.g. 1s,");
         errors.require(livenessTimeout == null || backendTimeout == null || livenessTimeout.compareTo(backendTimeout) > 0,
-                "livenessTimeout", livenessTimeout, "must be longer than ratelimit.backend-timeout (" + backendTimeout
-                        + "),", "e.g. 1s, or leave it unset for 1s or twice backend-timeout");
+                "livenessTimeout", livenessTimeout, "must be longer than ratelimit.backend-timeout ("
+                        + (backendTimeout == null ? "" : backendTimeout.toMillis() + "ms") + ")",
+                "set a longer one, or leave it unset (1s, or twice backend-timeout when that is longer)");
     }
 }
