@@ -250,6 +250,8 @@ class RedisOutageTest {
         ResilientRateLimitBackend backend = context.getBean(ResilientRateLimitBackend.class);
         assertThat(service.read("a")).isEqualTo("read a");
         assertThat(service.write("a")).isEqualTo("wrote a");
+        // a cold JVM's first decision may miss the deadline (the read runs anyway): count from the outage on
+        long failuresBefore = backend.getFailureCount();
 
         server.stop();
         long stoppedAt = System.nanoTime();
@@ -281,9 +283,9 @@ class RedisOutageTest {
         // only the calls before the circuit opened (5 failures, counted when errors came or the liveness time
         // passed) and one probe per open duration waited for Redis
         long probes = 2_000 / OPEN.toMillis() + 1;
-        assertThat(failuresWhenOpened.get()).isGreaterThanOrEqualTo(5);
+        assertThat(failuresWhenOpened.get() - failuresBefore).isGreaterThanOrEqualTo(5);
         assertThat(backend.getFailureCount() - failuresWhenOpened.get()).isBetween(0L, probes);
-        assertThat(backend.getSkippedCount()).isEqualTo(2L * reads - backend.getFailureCount());
+        assertThat(backend.getSkippedCount()).isEqualTo(2L * reads - (backend.getFailureCount() - failuresBefore));
         assertThat(backend.getState()).isIn(CircuitState.OPEN, CircuitState.HALF_OPEN);
 
         server.start(); // same port, empty: the limiters are created again
