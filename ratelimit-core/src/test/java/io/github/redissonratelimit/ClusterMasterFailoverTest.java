@@ -18,10 +18,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisClusterDownException;
+import org.slf4j.LoggerFactory;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
@@ -93,6 +97,11 @@ class ClusterMasterFailoverTest {
         assertThat(names.stream().map(cluster::nodeOf).distinct()).hasSize(3);
         List<String> healthyNames = names.stream().filter(name -> cluster.nodeOf(name) != KILLED_SHARD).toList();
         List<String> deadNames = names.stream().filter(name -> cluster.nodeOf(name) == KILLED_SHARD).toList();
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        List<Logger> loggers = List.of(logger("io.github.redissonratelimit.redis.ClusterMasters"),
+                logger(ResilientRateLimitBackend.class.getName()));
+        loggers.forEach(logger -> logger.addAppender(logs));
         List<Instance> instances = List.of(new Instance(cluster.newRedissonClient()),
                 new Instance(cluster.newRedissonClient()));
         ExecutorService threads = Executors.newFixedThreadPool(2 * (HEALTHY_THREADS + DEAD_THREADS));
@@ -131,10 +140,12 @@ class ClusterMasterFailoverTest {
                 awaitClosedCircuits(instance.resilient, deadNames.get(0), promotedPort);
             }
             assertHealthyGrantsAsAllowed(names, instances);
+            assertLogsNameTheMasterThatAnswers(logs, deadPort, promotedPort);
             report(instances, deadPort, promotedPort, (promotedAt - killedAt.get()) / 1_000_000);
             return instances;
         }
         finally {
+            loggers.forEach(logger -> logger.detachAppender(logs));
             running.set(false);
             threads.shutdownNow();
             instances.forEach(instance -> instance.client.shutdown());
@@ -153,6 +164,24 @@ class ClusterMasterFailoverTest {
                 assertThat(grants).as(name).isEqualTo(allowed).isBetween(1L, SPEC.rate());
             }
         }
+    }
+
+    /**
+     * The promoted replica is named as the new master of the slots, and no line says the dead master answers again
+     * (its replica does, under its own address).
+     */
+    private static void assertLogsNameTheMasterThatAnswers(ListAppender<ILoggingEvent> logs, int deadPort,
+            int promotedPort) {
+        List<String> lines = logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        String dead = "127.0.0.1:" + deadPort;
+        String promoted = "127.0.0.1:" + promotedPort;
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("Redis Cluster masters now")
+                .contains("new: [" + promoted + "]").contains("no longer holding slots: [" + dead + "]"));
+        assertThat(lines).noneSatisfy(line -> assertThat(line).contains("Redis master " + dead + " answers"));
+    }
+
+    private static Logger logger(String name) {
+        return (Logger) LoggerFactory.getLogger(name);
     }
 
     private static void awaitDecisions(List<Instance> instances, long decisions) throws InterruptedException {

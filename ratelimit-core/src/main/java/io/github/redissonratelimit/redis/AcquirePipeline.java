@@ -35,9 +35,10 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  *
  * <p>A send occupies its slot until Redis answered or every caller in it gave up (cancelled its future,
  * as the outage deadline does), so that a Redis outage does not keep slots busy for Redisson's whole retry
- * time once Redis is back. A call cancelled while queued is never sent; one cancelled after it was sent is
+ * time once Redis is back. A call cancelled while queued is never sent; one cancelled after it was sent alone is
  * cancelled in Redisson too, which stops Redisson's retries of it where Redisson links the two (not for
- * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}). With
+ * script calls with its script cache on, Redisson's default: see {@code RedissonRateLimitBackend}); one sent in a
+ * batch is left to finish with its batch (see {@code Lane.uncancellable}). With
  * {@link LimiterClock#CLIENT} the time stamp of a grant is read when its call is sent, not when it was queued;
  * by default Redis stamps it when the script runs.
  *
@@ -174,7 +175,7 @@ final class AcquirePipeline {
                     RBatch batch = redisson.createBatch();
                     RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
                     for (QueuedAcquire queued : taken) {
-                        commands.send(scripts, queued);
+                        commands.send(scripts, uncancellable(queued));
                     }
                     batch.executeAsync().whenComplete((replies, ex) -> slot.release());
                 }
@@ -183,6 +184,36 @@ final class AcquirePipeline {
                 taken.forEach(queued -> queued.forEachCall(call -> call.result().completeExceptionally(ex)));
                 slot.release();
             }
+        }
+
+        /**
+         * {@code queued} with results of its own that pass Redis's answers on to the callers' results, so that a
+         * caller who gives up does not cancel its command inside the batch. Redisson 4.7 cannot cancel one command of
+         * a batch already written: its reply decoder then fails the whole batch with that command's
+         * {@link java.util.concurrent.CancellationException}, which Redisson takes for the batch having been
+         * cancelled: the batch's future never completes and none of its commands' argument buffers are released (a
+         * Netty {@code LEAK} per batch). A batch is retried whole, so cancelling one of its commands would not stop
+         * retries anyway.
+         */
+        private static QueuedAcquire uncancellable(QueuedAcquire queued) {
+            if (queued instanceof AcquireCall call) {
+                return relayed(call);
+            }
+            return new AcquireGroup(((AcquireGroup) queued).calls().stream().map(Lane::relayed).toList());
+        }
+
+        private static AcquireCall relayed(AcquireCall call) {
+            AcquireCall sent = new AcquireCall(call.limiterName(), call.permits(), call.spec(), call.check(),
+                    new CompletableFuture<>());
+            sent.result().whenComplete((reply, ex) -> {
+                if (ex != null) {
+                    call.result().completeExceptionally(ex);
+                }
+                else {
+                    call.result().complete(reply);
+                }
+            });
+            return sent;
         }
 
         /** One send's place among the {@code maxInFlight}: freed once, by Redis's answer or by the last caller leaving. */

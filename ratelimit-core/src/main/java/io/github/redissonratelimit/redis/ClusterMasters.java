@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -54,6 +57,9 @@ final class ClusterMasters {
     private static final int SLOTS = 16384;
     private static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long REFRESH_AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long WATCH_AFTER_FAILURE_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private static final long NEVER = Long.MIN_VALUE;
+    private static final Log logger = LogFactory.getLog(ClusterMasters.class);
     private static final String ROUTING_KEY_PREFIX = "ratelimit:cluster-slots:";
     private static final List<String> FIRST_ROUTING_KEYS = IntStream.range(0, 8)
             .mapToObj(i -> ROUTING_KEY_PREFIX + i).toList();
@@ -65,6 +71,7 @@ final class ClusterMasters {
     private volatile String[] ownerBySlot;
     private volatile Set<String> masters = Set.of();
     private volatile long refreshedAt = System.nanoTime() - REFRESH_NANOS;
+    private volatile long lastFailureAt = NEVER;
     /** Done once every question of the first refresh was answered (or failed), or after half a second. */
     private final CompletableFuture<Void> firstMap = new CompletableFuture<Void>()
             .completeOnTimeout(null, 500, TimeUnit.MILLISECONDS);
@@ -95,6 +102,12 @@ final class ClusterMasters {
             refresh(REFRESH_NANOS);
             return UNKNOWN;
         }
+        long failedAt = lastFailureAt;
+        if (failedAt != NEVER && System.nanoTime() - failedAt < WATCH_AFTER_FAILURE_NANOS) {
+            // a master failed lately: its replica may be promoted any time, and the calls skipped while its circuit is
+            // open would not tell, so they ask (at most every 200 ms) until the slots' new master answers
+            refresh(REFRESH_AFTER_FAILURE_NANOS);
+        }
         String owner = owners[LimiterNaming.slotOf(limiterName)];
         return owner != null ? owner : UNKNOWN;
     }
@@ -105,8 +118,13 @@ final class ClusterMasters {
         return masters;
     }
 
-    /** A decision failed: the slot may have moved (a promoted replica), so ask again soon. */
+    /**
+     * A decision failed: the slot may have moved (a promoted replica), so ask again soon, and keep asking every
+     * 200 ms while decisions come, for a minute, so that a promoted replica's calls go to its own circuit.
+     */
     void onFailure() {
+        long now = System.nanoTime();
+        lastFailureAt = now == NEVER ? now + 1 : now;
         refresh(REFRESH_AFTER_FAILURE_NANOS);
     }
 
@@ -176,7 +194,22 @@ final class ClusterMasters {
         }
         routingKeys.keySet().retainAll(owning);
         ownerBySlot = owners;
+        Set<String> before = masters;
         masters = Set.copyOf(owning);
+        if (!before.isEmpty() && !before.equals(owning)) {
+            logChange(before, owning);
+        }
+    }
+
+    /** Names the masters that took over slots (e.g. a promoted replica), under which their circuits are logged. */
+    private static void logChange(Set<String> before, Set<String> now) {
+        Set<String> gone = new TreeSet<>(before);
+        gone.removeAll(now);
+        Set<String> added = new TreeSet<>(now);
+        added.removeAll(before);
+        logger.info("Redis Cluster masters now " + new TreeSet<>(now) + (added.isEmpty() ? "" : "; new: " + added)
+                + (gone.isEmpty() ? "" : "; no longer holding slots: " + gone) + ". Rate limit decisions, and their "
+                + "circuits, go by the master that holds each slot now.");
     }
 
     /** A key in one of {@code master}'s slots, or null if it owns none. */

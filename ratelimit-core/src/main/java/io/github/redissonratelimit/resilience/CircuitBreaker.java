@@ -32,6 +32,8 @@ final class CircuitBreaker {
     private final AtomicInteger consecutiveFailures = new AtomicInteger();
     private volatile CircuitState state = CircuitState.CLOSED;
     private volatile long openedAt;
+    /** Counts the state changes: an outcome learnt late tells about the state it was asked in, not a later one. */
+    private volatile int changes;
 
     public CircuitBreaker(int failureThreshold, Duration openDuration, StateListener listener) {
         this(failureThreshold, openDuration, listener, System::nanoTime);
@@ -66,6 +68,32 @@ final class CircuitBreaker {
         }
         return current == CircuitState.OPEN && nanoClock.getAsLong() - openedAt >= openNanos
                 && transition(CircuitState.OPEN, CircuitState.HALF_OPEN);
+    }
+
+    /** Changes of state so far: an outcome reported with {@link #onSuccess(int)} or {@link #onFailure(int)}. */
+    int changes() {
+        return changes;
+    }
+
+    /** {@link #onSuccess()} if the state has not changed since {@code changes} was read; else nothing. */
+    void onSuccess(int changesThen) {
+        if (changes == changesThen) {
+            onSuccess();
+        }
+    }
+
+    /** {@link #onFailure()} if the state has not changed since {@code changes} was read; else nothing. */
+    void onFailure(int changesThen) {
+        if (changes == changesThen) {
+            onFailure();
+        }
+    }
+
+    /** {@link #onInconclusive()} if the state has not changed since {@code changes} was read; else nothing. */
+    void onInconclusive(int changesThen) {
+        if (changes == changesThen) {
+            onInconclusive();
+        }
     }
 
     /** The backend answered. */
@@ -134,6 +162,7 @@ final class CircuitBreaker {
             }
             consecutiveFailures.set(0);
             state = to;
+            changes++;
         }
         listener.onStateChange(from, to);
         return true;

@@ -20,6 +20,15 @@ public interface CircuitStates {
     /** Decisions that failed or timed out since start. */
     long getFailureCount();
 
+    /**
+     * Decisions that missed the deadline (their callers got the outage policy) and were answered within the liveness
+     * time, since start: Redis was slow, not down, and the circuit counted them as successes.
+     */
+    long getLateAnswerCount();
+
+    /** Decisions that missed the deadline and had no answer within the liveness time (failures), since start. */
+    long getUnansweredCount();
+
     /** Calls that did not go to Redis because the circuit was open, since start. */
     long getSkippedCount();
 

@@ -1,15 +1,13 @@
 package io.github.redissonratelimit.resilience;
 
-import io.github.redissonratelimit.limiter.MasterLocator;
-
-import io.github.redissonratelimit.outcome.CircuitState;
-
 import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.redissonratelimit.limiter.MasterLocator;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
 
 /** What {@link ResilientRateLimitBackend} logs and says of an outage, under its logger. */
@@ -53,7 +51,7 @@ final class OutageLog {
             return "none";
         }
         if (error instanceof TimeoutException) {
-            return "no answer within the deadline";
+            return error.getMessage() != null ? error.getMessage() : "no answer within the deadline";
         }
         return error.getClass().getSimpleName() + ": " + error.getMessage();
     }

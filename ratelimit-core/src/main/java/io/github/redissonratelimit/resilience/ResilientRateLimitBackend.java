@@ -32,9 +32,14 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
 
 /**
  * Bounds what a Redis outage costs a rate limited call. Each decision gets at most {@code timeout} (checked every
- * twentieth of it, see {@link DecisionDeadlines}), whatever Redisson's own timeouts and retries are (the delegate's
- * asynchronous call is awaited for that long, then cancelled); repeated failures open a {@link CircuitBreaker}, after which calls
- * do not touch Redis at all until a probe finds it back.
+ * twentieth of it, see {@link DecisionDeadlines}), whatever Redisson's own timeouts and retries are; repeated
+ * failures open a {@link CircuitBreaker}, after which calls do not touch Redis at all until a probe finds it back.
+ *
+ * <p>A failure is evidence that Redis is down: an error (a lost connection, a refusal), or no answer within the
+ * {@code liveness} time. A decision that misses its deadline gets no decision then, but its command goes on: an answer
+ * that comes within the liveness time proves Redis alive and counts as a success (a slow Redis, or a JVM too busy to
+ * read the answer in time, never opens the circuit); without one, the command is cancelled and counts as a failure
+ * (see {@link MasterCircuits}).
  *
  * <p>Given a {@link MasterLocator} (the Redisson backend on a Redis Cluster; by default the delegate when it is one),
  * each master has its own circuit: a dead master opens only the circuit of the limiters in its slots, and the others
@@ -51,6 +56,10 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
 
     private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
     private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
+    private static final Duration DEFAULT_LIVENESS = Duration.ofSeconds(1);
+
+    /** One master for every limiter: one circuit (a Redis that is not a cluster, or a backend that does not tell). */
+    public static final MasterLocator ONE_MASTER = MasterCircuits.SINGLE;
 
     private final RateLimitBackend delegate;
     private final Duration timeout;
@@ -87,6 +96,16 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      */
     public ResilientRateLimitBackend(RateLimitBackend delegate, MasterLocator masters, Duration timeout,
             int failureThreshold, Duration openDuration, Supplier<? extends List<? extends RateLimitListener>> listeners) {
+        this(delegate, masters, timeout, defaultLiveness(timeout), failureThreshold, openDuration, listeners);
+    }
+
+    /**
+     * @param liveness the longest Redis may take to answer a decision before it counts as down (a failure towards
+     * opening the circuit); longer than {@code timeout}
+     */
+    public ResilientRateLimitBackend(RateLimitBackend delegate, MasterLocator masters, Duration timeout,
+            Duration liveness, int failureThreshold, Duration openDuration,
+            Supplier<? extends List<? extends RateLimitListener>> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive but was " + timeout);
@@ -95,7 +114,13 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         this.deadlines = new DecisionDeadlines(timeout);
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
         this.masters = Objects.requireNonNull(masters, "masters");
-        this.circuits = new MasterCircuits(failureThreshold, openDuration, this::stateChanged);
+        this.circuits = new MasterCircuits(failureThreshold, openDuration, timeout, liveness, this::stateChanged);
+    }
+
+    /** The liveness time when none is given: 1 s, or twice {@code timeout} when that is longer. */
+    public static Duration defaultLiveness(Duration timeout) {
+        Duration twice = timeout.multipliedBy(2);
+        return twice.compareTo(DEFAULT_LIVENESS) > 0 ? twice : DEFAULT_LIVENESS;
     }
 
     public ResilientRateLimitBackend(RateLimitBackend delegate, Duration timeout, int failureThreshold,
@@ -218,16 +243,18 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             throw rethrow(error);
         }
         boolean timedOut = error instanceof TimeoutException;
-        if (timedOut) {
-            pending.cancel(false);
-        }
         failures.increment();
-        circuit.failed(error);
         listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
         if (logger.isDebugEnabled()) {
             logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + OutageLog.describe(error)));
         }
-        breaker.onFailure();
+        if (timedOut) {
+            circuit.doubt(pending); // late is not down: the answer, or its absence, settles it
+        }
+        else {
+            circuit.failed(error);
+            breaker.onFailure();
+        }
         throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
     }
 
@@ -266,6 +293,21 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     @Override
     public long getFailureCount() {
         return failures.sum();
+    }
+
+    @Override
+    public long getLateAnswerCount() {
+        return circuits.lateAnswers();
+    }
+
+    @Override
+    public long getUnansweredCount() {
+        return circuits.unanswered();
+    }
+
+    /** The longest Redis may take to answer before it counts as down. */
+    public Duration getLiveness() {
+        return circuits.liveness();
     }
 
     /** Calls that did not go to Redis because the circuit was open, since start. */

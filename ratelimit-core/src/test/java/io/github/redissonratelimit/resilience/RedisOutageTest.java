@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -52,7 +54,7 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
- * A Redis of its own, made slow ({@code CLIENT PAUSE}) or stopped and started again on the same port
+ * A Redis of its own, made slow ({@code CLIENT PAUSE}, a busy script) or stopped and started again on the same port
  * while calls keep coming. Redisson keeps its default command timeout (3s) and retries (4), so that
  * the bound on each call can only come from the deadline.
  */
@@ -67,6 +69,9 @@ class RedisOutageTest {
 
     private final List<RedissonClient> clients = new ArrayList<>();
     private final List<String> stateChanges = new CopyOnWriteArrayList<>();
+    /** Decisions without an answer when the circuit opened; -1 before. */
+    private final AtomicLong failuresWhenOpened = new AtomicLong(-1);
+    private volatile ResilientRateLimitBackend current;
     private ListAppender<ILoggingEvent> logs;
     private AnnotationConfigApplicationContext context;
 
@@ -127,28 +132,41 @@ class RedisOutageTest {
     }
 
     private ResilientRateLimitBackend resilient(RedissonClient client, int failureThreshold, Duration open) {
-        return new ResilientRateLimitBackend(new RedissonRateLimitBackend(client), DEADLINE, failureThreshold, open,
-                List.of(new RateLimitListener() {
+        return resilient(client, ResilientRateLimitBackend.defaultLiveness(DEADLINE), failureThreshold, open);
+    }
+
+    private ResilientRateLimitBackend resilient(RedissonClient client, Duration liveness, int failureThreshold,
+            Duration open) {
+        RedissonRateLimitBackend redis = new RedissonRateLimitBackend(client);
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(redis, redis, DEADLINE, liveness,
+                failureThreshold, open, () -> List.of(new RateLimitListener() {
                     @Override
                     public void onOutcomes(java.util.List<io.github.redissonratelimit.outcome.RateLimitOutcome> outcomes) {
                     }
 
                     @Override
                     public void onCircuitStateChange(CircuitState from, CircuitState to) {
+                        if (from == CircuitState.CLOSED && to == CircuitState.OPEN) {
+                            failuresWhenOpened.compareAndSet(-1, current.getFailureCount());
+                        }
                         stateChanges.add(from + "->" + to);
                     }
                 }));
+        current = backend;
+        return backend;
     }
 
     @Test
-    void aStalledRedisCostsEachCallAtMostTheDeadlineThenIsSkippedUntilAProbeFindsItBack() throws Exception {
-        // open longer than the pause, to watch an open circuit while Redis answers again
-        ResilientRateLimitBackend backend = resilient(client(), 3, Duration.ofMillis(1_500));
+    void aRedisPausedLongerThanTheLivenessTimeCostsEachCallTheDeadlineThenIsSkippedUntilAProbeFindsItBack()
+            throws Exception {
+        // liveness 300 ms, pause 1 s: the three decisions miss their deadline and get no answer within the liveness
+        // time; open longer than the pause, to watch an open circuit while Redis answers again
+        ResilientRateLimitBackend backend = resilient(client(), Duration.ofMillis(300), 3, Duration.ofMillis(2_500));
         LimitSpec spec = new LimitSpec(1_000, Duration.ofMinutes(1), RateLimitMode.OVERALL);
-        assertThat(acquire(backend, "rl:{stall}", spec, 1).allowed()).isTrue();
+        awaitRecovery(() -> acquire(backend, "rl:{stall}", spec, 1).allowed(), Duration.ofSeconds(10));
 
         try (RespClient cli = cli()) {
-            cli.command("CLIENT", "PAUSE", "800", "ALL"); // Redis stops answering every client for 800ms
+            cli.command("CLIENT", "PAUSE", "1000", "ALL"); // Redis stops answering every client for 1 s
         }
         long pausedAt = System.nanoTime();
         List<Long> stalledMillis = new ArrayList<>();
@@ -159,12 +177,14 @@ class RedisOutageTest {
                             ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
             stalledMillis.add(millisSince(start));
         }
-        assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
         assertThat(stalledMillis).allSatisfy(millis -> assertThat(millis)
                 .isGreaterThanOrEqualTo(DEADLINE.toMillis() - 1).isLessThan(DEADLINE.plus(MARGIN).toMillis()));
+        awaitCount(backend::getUnansweredCount, 3);
+        assertThat(stateChanges).containsExactly("CLOSED->OPEN");
+        assertThat(backend.getLateAnswerCount()).isZero();
 
-        // once the pause is over, Redis runs the timed-out commands; then the open circuit keeps every call away
-        sleepUntil(pausedAt, Duration.ofMillis(850));
+        // once the pause is over, Redis runs the commands given up; then the open circuit keeps every call away
+        sleepUntil(pausedAt, Duration.ofMillis(1_300));
         assertThat(backend.getState()).as("the pause must end within the open duration").isEqualTo(CircuitState.OPEN);
         CommandStats before = commandStats();
         List<Long> skippedNanos = new ArrayList<>();
@@ -190,11 +210,49 @@ class RedisOutageTest {
     }
 
     @Test
+    void aRedisSlowerThanTheDeadlineButAliveNeverOpensTheCircuit() throws Exception {
+        // threshold 1: a single decision counted as a failure would open it; liveness 1 s (the default)
+        ResilientRateLimitBackend backend = resilient(client(), 1, OPEN);
+        LimitSpec spec = new LimitSpec(1_000_000, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        awaitRecovery(() -> acquire(backend, "rl:{slow}", spec, 1).allowed(), Duration.ofSeconds(10));
+        try (RespClient cli = cli(); RespClient busy = cli()) {
+            for (int round = 0; round < 6; round++) {
+                CompletableFuture<Object> slowdown;
+                if (round % 2 == 0) {
+                    cli.command("CLIENT", "PAUSE", "250", "ALL"); // shorter than the liveness time
+                    slowdown = CompletableFuture.completedFuture(null);
+                }
+                else { // a script on another connection keeps Redis busy for 250 ms
+                    slowdown = CompletableFuture.supplyAsync(() -> busy.command("EVAL", BUSY_250_MS, "0"));
+                    Thread.sleep(20);
+                }
+                List<CompletableFuture<?>> decisions = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    decisions.add(backend.acquire("rl:{slow-" + i % 4 + "}", spec, 1));
+                }
+                CompletableFuture.allOf(decisions.toArray(CompletableFuture[]::new)).handle((all, ex) -> null).join();
+                slowdown.join();
+                awaitCount(() -> backend.getLateAnswerCount() + backend.getUnansweredCount(), backend.getFailureCount());
+            }
+        }
+        assertThat(backend.getFailureCount()).as("decisions that missed the deadline").isGreaterThanOrEqualTo(60);
+        assertThat(backend.getLateAnswerCount()).isEqualTo(backend.getFailureCount());
+        assertThat(backend.getUnansweredCount()).isZero();
+        assertThat(stateChanges).isEmpty();
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
+        System.out.printf("[outage] slow Redis (250 ms pauses and busy scripts): %d decisions missed the %d ms "
+                + "deadline, all answered within the liveness time; circuit never opened%n", backend.getFailureCount(),
+                DEADLINE.toMillis());
+    }
+
+    @Test
     void redisStoppedMidRunAppliesEachLimitsPolicyAndRecoversWhenRedisIsBack() throws Exception {
         Service service = start(client());
         ResilientRateLimitBackend backend = context.getBean(ResilientRateLimitBackend.class);
         assertThat(service.read("a")).isEqualTo("read a");
         assertThat(service.write("a")).isEqualTo("wrote a");
+        // a cold JVM's first decision may miss the deadline (the read runs anyway): count from the outage on
+        long failuresBefore = backend.getFailureCount();
 
         server.stop();
         long stoppedAt = System.nanoTime();
@@ -223,10 +281,12 @@ class RedisOutageTest {
         assertThat(service.writes()).isEqualTo(1);
         assertThat(deniedWrites).isEqualTo(reads);
         assertThat(latencies).allSatisfy(millis -> assertThat(millis).isLessThan(DEADLINE.plus(MARGIN).toMillis()));
-        // only the calls before the circuit opened and one probe per open duration waited for Redis
+        // only the calls before the circuit opened (5 failures, counted when errors came or the liveness time
+        // passed) and one probe per open duration waited for Redis
         long probes = 2_000 / OPEN.toMillis() + 1;
-        assertThat(backend.getFailureCount()).isBetween(5L, 5 + probes);
-        assertThat(backend.getSkippedCount()).isEqualTo(2L * reads - backend.getFailureCount());
+        assertThat(failuresWhenOpened.get() - failuresBefore).isGreaterThanOrEqualTo(5);
+        assertThat(backend.getFailureCount() - failuresWhenOpened.get()).isBetween(0L, probes);
+        assertThat(backend.getSkippedCount()).isEqualTo(2L * reads - (backend.getFailureCount() - failuresBefore));
         assertThat(backend.getState()).isIn(CircuitState.OPEN, CircuitState.HALF_OPEN);
 
         server.start(); // same port, empty: the limiters are created again
@@ -236,7 +296,7 @@ class RedisOutageTest {
             return true;
         }, Duration.ofSeconds(15));
         long recoveryMillis = millisSince(restartedAt);
-        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
+        assertThat(backend.getState()).as("state changes %s", stateChanges).isEqualTo(CircuitState.CLOSED);
 
         // the limits apply again
         assertThat(service.read("c")).isEqualTo("read c");
@@ -274,6 +334,7 @@ class RedisOutageTest {
         assertThatThrownBy(() -> acquire(backend, "rl:{given-up}", spec, 1))
                 .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+        awaitCount(backend::getUnansweredCount, 1); // given up at the liveness time
         server.start(); // empty, with fresh command stats; Redisson would retry for 3 s
         Thread.sleep(1_500);
 
@@ -338,6 +399,23 @@ class RedisOutageTest {
         try (RespClient cli = cli()) {
             return CommandStats.read(cli);
         }
+    }
+
+    /** Keeps Redis busy for 250 ms (by its own clock): commands of other clients wait, none fails. */
+    private static final String BUSY_250_MS = """
+            local start = redis.call('TIME')
+            local now
+            repeat
+              now = redis.call('TIME')
+            until (now[1] - start[1]) * 1000000 + (now[2] - start[2]) >= 250000
+            return 1""";
+
+    /** Waits (bounded) until {@code counter} reaches {@code expected}: counted, not timed. */
+    private static void awaitCount(java.util.function.LongSupplier counter, long expected) throws InterruptedException {
+        for (int i = 0; i < 500 && counter.getAsLong() < expected; i++) {
+            Thread.sleep(20);
+        }
+        assertThat(counter.getAsLong()).isEqualTo(expected);
     }
 
     @FunctionalInterface

@@ -94,7 +94,7 @@ class ResilientRateLimitBackendTest {
     }
 
     @Test
-    void anUnansweredCallEndsAtTheDeadlineAndIsCancelled() {
+    void anUnansweredCallEndsAtTheDeadlineAndIsCancelledAfterTheLivenessTime() {
         ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
 
         assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
@@ -104,9 +104,95 @@ class ResilientRateLimitBackendTest {
                     assertThat(ex.getMessage()).contains("within 50ms");
                     assertThat(ex.getRetryAfterSeconds()).isEqualTo(1);
                 });
-        assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
         assertThat(backend.getFailureCount()).isEqualTo(1);
         assertThat(events).containsExactly("failure TimeoutException");
+        awaitUnanswered(backend, 1);
+        assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
+        assertThat(backend.getLateAnswerCount()).isZero();
+    }
+
+    @Test
+    void lateAnswersProveRedisAliveAndNeverOpenTheCircuit() {
+        ResilientRateLimitBackend backend = resilient(CompletableFuture::new); // threshold 3
+        for (int i = 0; i < 10; i++) {
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
+                    .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                            ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+            issued.get(i).complete(Decision.allow()); // after its caller's deadline, within the liveness time
+        }
+        assertThat(backend.getLateAnswerCount()).isEqualTo(10);
+        assertThat(backend.getUnansweredCount()).isZero();
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
+        assertThat(events).filteredOn(event -> event.contains("->")).isEmpty();
+        assertThat(issued).noneMatch(CompletableFuture::isCancelled);
+    }
+
+    @Test
+    void noAnswerWithinTheLivenessTimeOpensTheCircuitAndALateProbeAnswerClosesIt() {
+        ResilientRateLimitBackend backend = new ResilientRateLimitBackend(backend(CompletableFuture::new),
+                MasterCircuits.SINGLE, DEADLINE, Duration.ofMillis(150), 3, Duration.ofMillis(1), () -> List.of(listener));
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1));
+        }
+        awaitUnanswered(backend, 3);
+        assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
+        assertThat(issued).hasSize(3).allMatch(CompletableFuture::isCancelled);
+
+        // the probe misses its deadline: the circuit stays half open (others skipped) until its answer comes
+        awaitProbe(backend);
+        assertThat(backend.getState()).isEqualTo(CircuitState.HALF_OPEN);
+        assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
+                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
+        issued.get(3).complete(Decision.allow());
+        assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
+        assertThat(backend.getLateAnswerCount()).isEqualTo(1);
+        assertThat(events).filteredOn(event -> event.contains("->"))
+                .containsExactly("CLOSED->OPEN", "OPEN->HALF_OPEN", "HALF_OPEN->CLOSED");
+    }
+
+    @Test
+    void anErrorAfterTheDeadlineCountsAsAFailure() {
+        ResilientRateLimitBackend backend = resilient(CompletableFuture::new);
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1));
+            issued.get(i).completeExceptionally(new RedisConnectionException("connection lost"));
+        }
+        assertThat(backend.getState()).isEqualTo(CircuitState.OPEN);
+        assertThat(backend.getLateAnswerCount()).isZero();
+        assertThat(backend.getUnansweredCount()).isZero();
+    }
+
+    @Test
+    void theLivenessTimeMustBeLongerThanTheDeadline() {
+        assertThatThrownBy(() -> new ResilientRateLimitBackend(backend(CompletableFuture::new), MasterCircuits.SINGLE,
+                DEADLINE, DEADLINE, 3, Duration.ofSeconds(1), List::of))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("liveness");
+        assertThat(ResilientRateLimitBackend.defaultLiveness(Duration.ofMillis(100))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(ResilientRateLimitBackend.defaultLiveness(Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(4));
+    }
+
+    /** Waits (bounded) until the doubts settled as unanswered reach {@code count}: counted, not timed. */
+    private static void awaitUnanswered(ResilientRateLimitBackend backend, long count) {
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (backend.getUnansweredCount() < count && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        assertThat(backend.getUnansweredCount()).isEqualTo(count);
+    }
+
+    /** Calls until one is let through as the probe (it misses its deadline: nothing answers). */
+    private void awaitProbe(ResilientRateLimitBackend backend) {
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (calls.get() < 4 && System.nanoTime() < until) {
+            try {
+                acquire(backend, "rl:{k}", SPEC, 1);
+            }
+            catch (RateLimitBackendUnavailableException expected) {
+                // skipped until the open duration passed, then the probe's deadline
+            }
+        }
+        assertThat(calls).hasValue(4);
     }
 
     @Test
@@ -117,6 +203,7 @@ class ResilientRateLimitBackendTest {
                 .isInstanceOf(CompletionException.class)
                 .cause().isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
                         ex -> assertThat(ex.getReason()).isEqualTo(Reason.TIMEOUT));
+        awaitUnanswered(backend, 1);
         assertThat(issued).singleElement().satisfies(future -> assertThat(future).isCancelled());
     }
 

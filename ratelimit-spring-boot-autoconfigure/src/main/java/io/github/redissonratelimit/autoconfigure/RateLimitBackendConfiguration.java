@@ -66,7 +66,8 @@ final class RateLimitBackendConfiguration {
             ObjectProvider<RateLimitListener> rateLimitListeners,
             @Qualifier(RateLimitAutoConfiguration.REDISSON_BACKEND) ObjectProvider<RateLimitBackend> redisson) {
         CircuitBreakerProperties circuitBreaker = properties.getCircuitBreaker();
-        return new ResilienceDecorator(properties.getBackendTimeout(), circuitBreaker.getFailureThreshold(),
+        return new ResilienceDecorator(properties.getBackendTimeout(),
+                circuitBreaker.livenessTimeout(properties.getBackendTimeout()), circuitBreaker.getFailureThreshold(),
                 circuitBreaker.getOpenDuration(), () -> rateLimitListeners.orderedStream().toList(),
                 redisson::getIfAvailable);
     }

@@ -89,6 +89,6 @@ abstract class RateLimitOutageProperties {
         errors.require(denyStatus >= 400 && denyStatus <= 599, "denyStatus", denyStatus,
                 "must be an HTTP error status such as 503 or 429");
         errors.group("localFallback", localFallback::validate);
-        errors.group("circuitBreaker", circuitBreaker::validate);
+        errors.group("circuitBreaker", circuitErrors -> circuitBreaker.validate(circuitErrors, backendTimeout));
     }
 }

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -61,17 +62,28 @@ public record RedisEvictionPolicy(String address, String policy, String problem)
      * unknown}, with the reason.
      */
     public static CompletableFuture<List<RedisEvictionPolicy>> read(RedissonClient redisson) {
-        List<Master> masters;
+        Map<String, CompletableFuture<RedisEvictionPolicy>> reads;
         try {
-            masters = masters(redisson);
+            reads = readEach(redisson);
         }
         catch (RuntimeException ex) {
             return CompletableFuture.completedFuture(List.of(new RedisEvictionPolicy(UNKNOWN, null,
                     "the Redis masters are not known (" + ex.getMessage() + ")")));
         }
-        List<CompletableFuture<RedisEvictionPolicy>> reads = masters.stream().map(RedisEvictionPolicy::readMaster).toList();
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new))
-                .thenApply(done -> reads.stream().map(CompletableFuture::join).toList());
+        return CompletableFuture.allOf(reads.values().toArray(CompletableFuture[]::new))
+                .thenApply(done -> reads.values().stream().map(CompletableFuture::join).toList());
+    }
+
+    /**
+     * The read of each master's policy, by master ({@code host:port}), each on its own: a master that does not
+     * answer holds up only its own (the health indicator waits a bounded time for each). Each stage never fails.
+     *
+     * @throws RuntimeException when the masters are not known
+     */
+    public static Map<String, CompletableFuture<RedisEvictionPolicy>> readEach(RedissonClient redisson) {
+        Map<String, CompletableFuture<RedisEvictionPolicy>> reads = new LinkedHashMap<>();
+        masters(redisson).forEach(master -> reads.put(master.address(), readMaster(master)));
+        return reads;
     }
 
     /**

@@ -18,6 +18,7 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 public final class ResilienceDecorator implements RateLimitBackendDecorator {
 
     private final Duration timeout;
+    private final Duration liveness;
     private final int failureThreshold;
     private final Duration openDuration;
     private final Supplier<? extends List<? extends RateLimitListener>> listeners;
@@ -25,10 +26,11 @@ public final class ResilienceDecorator implements RateLimitBackendDecorator {
     private volatile ResilientRateLimitBackend decorated;
 
     /** @param redisson the Redisson backend, which tells the master of each limiter (may supply null) */
-    ResilienceDecorator(Duration timeout, int failureThreshold, Duration openDuration,
+    ResilienceDecorator(Duration timeout, Duration liveness, int failureThreshold, Duration openDuration,
             Supplier<? extends List<? extends RateLimitListener>> listeners,
             Supplier<? extends RateLimitBackend> redisson) {
         this.timeout = timeout;
+        this.liveness = liveness;
         this.failureThreshold = failureThreshold;
         this.openDuration = openDuration;
         this.listeners = listeners;
@@ -41,9 +43,9 @@ public final class ResilienceDecorator implements RateLimitBackendDecorator {
         RateLimitBackend store = redisson.get();
         MasterLocator masters = store instanceof MasterLocator locator ? locator
                 : backend instanceof MasterLocator locator ? locator : null;
-        ResilientRateLimitBackend resilient = masters == null
-                ? new ResilientRateLimitBackend(backend, timeout, failureThreshold, openDuration, listeners)
-                : new ResilientRateLimitBackend(backend, masters, timeout, failureThreshold, openDuration, listeners);
+        ResilientRateLimitBackend resilient = new ResilientRateLimitBackend(backend,
+                masters != null ? masters : ResilientRateLimitBackend.ONE_MASTER, timeout, liveness,
+                failureThreshold, openDuration, listeners);
         this.decorated = resilient;
         return resilient;
     }

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -56,6 +57,19 @@ class RateLimitPropertiesTest {
                         .hasStackTraceContaining("ratelimit.headers.legacy-reset-header must be an HTTP header name "
                                 + "(letters, digits and !#$%&'*+-.^_`|~) but was 'Reset In'")
                         .hasStackTraceContaining("ratelimit.policies.checkout.rate must be greater than 0 but was -2"));
+    }
+
+    @Test
+    void theLivenessTimeoutMustBeLongerThanTheBackendTimeoutAndDefaultsFromIt() {
+        runner.withPropertyValues("ratelimit.backend-timeout=200ms", "ratelimit.circuit-breaker.liveness-timeout=200ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
+                        "ratelimit.circuit-breaker.liveness-timeout must be longer than ratelimit.backend-timeout "
+                                + "(200ms) but was PT0.2S; set a longer one, or leave it unset"));
+        runner.withPropertyValues("ratelimit.backend-timeout=2s").run(context -> assertThat(context
+                .getBean(RateLimitProperties.class).getCircuitBreaker().livenessTimeout(Duration.ofSeconds(2)))
+                .isEqualTo(Duration.ofSeconds(4)));
+        runner.run(context -> assertThat(context.getBean(RateLimitProperties.class).getCircuitBreaker()
+                .livenessTimeout(Duration.ofMillis(100))).isEqualTo(Duration.ofSeconds(1)));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -4,9 +4,10 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -36,8 +37,9 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
  * (since start), {@code localFallback} (the local outage policy: whether this instance decides in memory now, the
  * instance count each rate is divided by and where it comes from, how many times it switched), {@code latency} (decisions in the window, {@code p50Ms}, {@code p99Ms}, {@code maxMs}) and
  * {@code redis}: per master ({@code host:port}), its {@code maxmemoryPolicy} ({@code unknown} when it could not be
- * read, with the {@code problem}), whether it {@code evictsLimiterKeys} and, on a Redis Cluster, the {@code circuit} of
- * that master ({@code circuit} at the top is then the worst of them).
+ * read, with the {@code problem}, e.g. a master that is down: the others keep theirs), whether it
+ * {@code evictsLimiterKeys} and, on a Redis Cluster, the {@code circuit} of that master ({@code CLOSED} until its
+ * first decision; {@code circuit} at the top is then the worst of them).
  *
  * <p>{@link Report#degraded()}: the circuit is not closed, so Redis is skipped or probed and calls get the outage
  * policy; {@link Report#status()} is then {@value #DEGRADED} instead of {@value #UP}.
@@ -124,54 +126,87 @@ public final class RateLimitHealth {
         return details;
     }
 
-    /** Per master: its eviction policy and, on a Redis Cluster, the state of its own circuit. */
+    /**
+     * Per master: its eviction policy and, on a Redis Cluster, the state of its own circuit ({@code CLOSED} for a
+     * master not called yet). Each master's policy is awaited on its own within {@code redisWait} in all: a master
+     * that does not answer shows {@code unknown} with the problem, the others their policy.
+     */
     private Map<String, Object> redis(Map<String, CircuitState> circuits) {
         Map<String, Object> masters = new LinkedHashMap<>();
         RedissonClient client = redisson.get();
         if (client == null) {
             return masters;
         }
-        masters.putAll(evictionPolicies(client));
-        circuits.forEach((master, state) -> {
-            if (!master.equals(MasterLocator.SINGLE_MASTER)) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> details = (Map<String, Object>) masters.computeIfAbsent(master,
-                        address -> new LinkedHashMap<String, Object>());
-                details.put("circuit", state.name());
-            }
-        });
+        masters.putAll(evictionPolicies(client, circuits.keySet()));
+        if (isCluster(client) || circuits.keySet().stream().anyMatch(master -> !master.equals(MasterLocator.SINGLE_MASTER))) {
+            masters.forEach((master, details) -> perMaster(details).put("circuit",
+                    circuits.getOrDefault(master, CircuitState.CLOSED).name()));
+            circuits.forEach((master, state) -> perMaster(masters.computeIfAbsent(master, address -> describe(
+                    new RedisEvictionPolicy(address, null, "not among the masters the Redis client knows now"))))
+                    .put("circuit", state.name()));
+        }
         return masters;
     }
 
-    private Map<String, Object> evictionPolicies(RedissonClient client) {
-        Map<String, Object> masters = new LinkedHashMap<>();
-        List<RedisEvictionPolicy> policies;
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> perMaster(Object details) {
+        return (Map<String, Object>) details;
+    }
+
+    private static boolean isCluster(RedissonClient client) {
         try {
-            policies = RedisEvictionPolicy.read(client).get(redisWait.toMillis(), TimeUnit.MILLISECONDS);
+            return client.getConfig() != null && client.getConfig().isClusterConfig();
+        }
+        catch (RuntimeException ex) {
+            return false;
+        }
+    }
+
+    private Map<String, Object> evictionPolicies(RedissonClient client, Set<String> circuitMasters) {
+        Map<String, CompletableFuture<RedisEvictionPolicy>> reads;
+        try {
+            reads = RedisEvictionPolicy.readEach(client);
+        }
+        catch (RuntimeException ex) {
+            String problem = "the Redis masters are not known (" + ex.getClass().getSimpleName() + ")";
+            Map<String, Object> unknown = new LinkedHashMap<>();
+            (circuitMasters.isEmpty() ? Set.of(RedisEvictionPolicy.UNKNOWN) : circuitMasters).forEach(master ->
+                    unknown.put(master, describe(new RedisEvictionPolicy(master, null, problem))));
+            return unknown;
+        }
+        long deadline = System.nanoTime() + redisWait.toNanos();
+        Map<String, Object> masters = new LinkedHashMap<>();
+        reads.forEach((address, read) -> masters.put(address, describe(awaitPolicy(address, read, deadline))));
+        return masters;
+    }
+
+    private RedisEvictionPolicy awaitPolicy(String address, CompletableFuture<RedisEvictionPolicy> read,
+            long deadline) {
+        try {
+            return read.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null, "interrupted"));
+            return new RedisEvictionPolicy(address, null, "interrupted");
         }
         catch (TimeoutException ex) {
-            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null,
-                    "no answer within " + redisWait.toMillis() + "ms"));
+            return new RedisEvictionPolicy(address, null, "no answer within " + redisWait.toMillis() + "ms");
         }
         catch (Exception ex) {
-            policies = List.of(new RedisEvictionPolicy(RedisEvictionPolicy.UNKNOWN, null, ex.getClass().getSimpleName()));
+            return new RedisEvictionPolicy(address, null, ex.getClass().getSimpleName());
         }
-        for (RedisEvictionPolicy policy : policies) {
-            Map<String, Object> master = new LinkedHashMap<>();
-            master.put("maxmemoryPolicy", policy.describe());
-            if (policy.known()) {
-                master.put("evictsLimiterKeys", policy.evictsLimiterKeys());
-            }
-            else {
-                master.put("problem", policy.problem());
-            }
-            masters.put(policy.address(), master);
+    }
+
+    private static Map<String, Object> describe(RedisEvictionPolicy policy) {
+        Map<String, Object> master = new LinkedHashMap<>();
+        master.put("maxmemoryPolicy", policy.describe());
+        if (policy.known()) {
+            master.put("evictsLimiterKeys", policy.evictsLimiterKeys());
         }
-        return masters;
+        else {
+            master.put("problem", policy.problem());
+        }
+        return master;
     }
 
     private static BigDecimal millis(Duration duration) {

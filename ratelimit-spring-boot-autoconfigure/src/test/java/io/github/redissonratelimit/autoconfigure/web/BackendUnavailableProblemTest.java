@@ -1,11 +1,14 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.time.Duration;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +34,8 @@ import org.springframework.web.bind.annotation.RestController;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.ResilienceDecorator;
+import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /** What HTTP clients see while Redis is down: reads go through, writes get 503 (or 429) with Retry-After. */
@@ -99,6 +104,9 @@ class BackendUnavailableProblemTest {
             for (int i = 0; i < 7; i++) { // past the failure threshold (5): the circuit opens for 30s
                 mvc.perform(get("/orders/list").param("userId", "1")).andExpect(status().isOk());
             }
+            // once no answer came within the liveness time
+            await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(ResilienceDecorator.class).circuits()
+                    .getState() == CircuitState.OPEN);
             mvc.perform(post("/orders/submit").param("userId", "1"))
                     .andExpect(status().isServiceUnavailable())
                     .andExpect(header().string("Retry-After", "30"))
