@@ -8,6 +8,7 @@ import org.springframework.cloud.gateway.config.GatewayAutoConfiguration;
 import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
@@ -17,8 +18,10 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
 
 /**
  * The {@link RedissonRouteRateLimiter} bean {@code redissonRouteRateLimiter}, for routes whose
- * {@code RequestRateLimiter} filter names it ({@code rate-limiter: "#{@redissonRouteRateLimiter}"}) or, when it is the
- * only {@code RateLimiter}, for every such filter. Before the gateway's auto-configuration, whose
+ * {@code RequestRateLimiter} filter names it ({@code rate-limiter: "#{@redissonRouteRateLimiter}"}) and, being primary,
+ * for every such filter that names none. Primary because the gateway's filter factory takes a single
+ * {@code RateLimiter}, and the gateway also declares its {@code redisRateLimiter} whenever a reactive Redis template
+ * exists, as it does with Redisson's Spring Boot starter. Before the gateway's auto-configuration, whose
  * {@code RequestRateLimiter} filter factory needs a {@code RateLimiter} bean to exist.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, before = GatewayAutoConfiguration.class)
@@ -27,6 +30,7 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
 public final class RateLimitGatewayAutoConfiguration {
 
     @Bean
+    @Primary
     @ConditionalOnMissingBean
     RedissonRouteRateLimiter redissonRouteRateLimiter(RateLimitInterceptor rateLimitInterceptor,
             RateLimitProperties properties, RateLimitOperationSource rateLimitOperationSource,
