@@ -64,7 +64,7 @@ class CircuitUnderLoadTest {
                     all.add(new Thread(() -> {
                         while (running.get()) {
                             try {
-                                backend.acquire("rl:{load-" + caller + "}", spec, 1).join();
+                                backend.acquire("rl:{load-" + caller + "}", spec, 1).toCompletableFuture().join();
                             }
                             catch (CompletionException outagePolicy) {
                                 // missed the deadline: this call would get the outage policy

@@ -83,7 +83,7 @@ class MissedDeadlineLeakTest {
                 cli.command("CLIENT", "PAUSE", round % 2 == 0 ? "60" : "300", "ALL");
                 List<CompletableFuture<?>> decisions = new ArrayList<>();
                 for (int i = 0; i < 100; i++) {
-                    decisions.add(backend.acquire("rl:{leak-" + i % 10 + "}", spec, 1));
+                    decisions.add(backend.acquire("rl:{leak-" + i % 10 + "}", spec, 1).toCompletableFuture());
                 }
                 CompletableFuture.allOf(decisions.toArray(CompletableFuture[]::new)).handle((all, ex) -> null).join();
                 Thread.sleep(350); // the pause ends; the commands sent are answered

@@ -228,7 +228,7 @@ class RedisOutageTest {
                 }
                 List<CompletableFuture<?>> decisions = new ArrayList<>();
                 for (int i = 0; i < 20; i++) {
-                    decisions.add(backend.acquire("rl:{slow-" + i % 4 + "}", spec, 1));
+                    decisions.add(backend.acquire("rl:{slow-" + i % 4 + "}", spec, 1).toCompletableFuture());
                 }
                 CompletableFuture.allOf(decisions.toArray(CompletableFuture[]::new)).handle((all, ex) -> null).join();
                 slowdown.join();

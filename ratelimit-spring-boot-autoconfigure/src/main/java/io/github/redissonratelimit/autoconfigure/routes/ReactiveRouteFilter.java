@@ -3,8 +3,6 @@ package io.github.redissonratelimit.autoconfigure.routes;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -62,14 +60,9 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
         }
         String method = request.getMethod().name();
         String path = request.getPath().value();
-        List<KeyedLimit> limits = new ArrayList<>(applied.size());
+        List<KeyedLimit> limits;
         try {
-            for (RouteTable.Applied route : applied) {
-                KeyedLimit limit = route.limit();
-                if (limit != null) {
-                    limits.add(limit);
-                }
-            }
+            limits = RouteTable.limitsOf(applied);
         }
         catch (RuntimeException ex) {
             return write(exchange.getResponse(), RouteAnswers.badRequest(ex, method, path));
@@ -90,12 +83,7 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
             RateLimitDecision decision) {
         HttpStatusCode status = exchange.getResponse().getStatusCode();
         int code = status == null ? 200 : status.value();
-        Set<String> notCharged = new HashSet<>();
-        for (RouteTable.Applied route : applied) {
-            if (!route.route().charges(route.request(), code)) {
-                notCharged.add(route.route().name());
-            }
-        }
+        Set<String> notCharged = RouteTable.notCharged(applied, code);
         return notCharged.isEmpty() ? Mono.empty()
                 : Mono.fromCompletionStage(() -> decision.giveBack(operation -> notCharged.contains(operation.name())));
     }

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure.routes;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,6 +77,32 @@ public final class RouteTable {
             }
         }
         return applied;
+    }
+
+    /**
+     * The limits the covering routes take for their request, in order (a route whose cost is 0 takes none).
+     * @throws RuntimeException a {@code RateLimitKeyException} or {@code RateLimitConditionException}: answer 400
+     */
+    static List<KeyedLimit> limitsOf(List<Applied> applied) {
+        List<KeyedLimit> limits = new ArrayList<>(applied.size());
+        for (Applied route : applied) {
+            KeyedLimit limit = route.limit();
+            if (limit != null) {
+                limits.add(limit);
+            }
+        }
+        return limits;
+    }
+
+    /** The names of the covering routes whose {@code charge-when} does not hold for the response {@code status}. */
+    static Set<String> notCharged(List<Applied> applied, int status) {
+        Set<String> names = new HashSet<>();
+        for (Applied route : applied) {
+            if (!route.route().charges(route.request(), status)) {
+                names.add(route.route().name());
+            }
+        }
+        return names;
     }
 
     /** A route covering a request. */

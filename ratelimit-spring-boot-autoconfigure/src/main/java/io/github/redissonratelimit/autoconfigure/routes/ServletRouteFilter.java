@@ -3,8 +3,6 @@ package io.github.redissonratelimit.autoconfigure.routes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -53,14 +51,9 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        List<KeyedLimit> limits = new ArrayList<>(applied.size());
+        List<KeyedLimit> limits;
         try {
-            for (RouteTable.Applied route : applied) {
-                KeyedLimit limit = route.limit();
-                if (limit != null) {
-                    limits.add(limit);
-                }
-            }
+            limits = RouteTable.limitsOf(applied);
         }
         catch (RuntimeException ex) {
             write(response, RouteAnswers.badRequest(ex, request.getMethod(), request.getRequestURI()));
@@ -101,12 +94,7 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
 
     /** Gives back the permits of the routes whose {@code charge-when} does not hold for the response status. */
     private static void settle(List<RouteTable.Applied> applied, RateLimitDecision decision, int status) {
-        Set<String> notCharged = new HashSet<>();
-        for (RouteTable.Applied route : applied) {
-            if (!route.route().charges(route.request(), status)) {
-                notCharged.add(route.route().name());
-            }
-        }
+        Set<String> notCharged = RouteTable.notCharged(applied, status);
         if (!notCharged.isEmpty()) {
             Completions.join(decision.giveBack(operation -> notCharged.contains(operation.name())));
         }
