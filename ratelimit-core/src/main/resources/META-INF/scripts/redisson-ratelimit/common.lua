@@ -97,16 +97,24 @@ end
 
 -- Adds a grant of `permits` made at `now` to the member of its slice, and returns that slice's end and permits.
 -- sliceEnd and slicePermits: the newest slice's member as written_free read it, trusted only when the ZSET had
--- members (a lost ZSET lost it too) and checked by removing it.
+-- members (a lost ZSET lost it too) and checked by removing it, after the new member is in (a ZSET left empty
+-- would go, and its TTL with it).
 local function add_to_slice(grantsKey, sliceEnd, slicePermits, permits, now, interval, hadMembers)
   local width = slice_width(interval)
   local stamp = now - now % width + width - 1
-  local held = 0
-  if sliceEnd == stamp and hadMembers and redis.call('zrem', grantsKey, slice_member(stamp, slicePermits)) == 1 then
-    held = slicePermits
+  if sliceEnd ~= stamp or not hadMembers or slicePermits == 0 then
+    redis.call('zadd', grantsKey, stamp, slice_member(stamp, permits))
+    return stamp, permits
   end
-  redis.call('zadd', grantsKey, stamp, slice_member(stamp, held + permits))
-  return stamp, held + permits
+  local merged = slice_member(stamp, slicePermits + permits)
+  redis.call('zadd', grantsKey, stamp, merged)
+  if redis.call('zrem', grantsKey, slice_member(stamp, slicePermits)) == 1 then
+    return stamp, slicePermits + permits
+  end
+  -- the member was gone (given back whole, or lost): the slice holds this grant alone
+  redis.call('zrem', grantsKey, merged)
+  redis.call('zadd', grantsKey, stamp, slice_member(stamp, permits))
+  return stamp, permits
 end
 
 -- Holds `permits` from `now` for grants that were lost while the counter says they are taken: a grant like

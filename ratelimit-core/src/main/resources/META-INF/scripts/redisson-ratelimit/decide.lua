@@ -74,7 +74,7 @@ local function decide(keys, argument)
   local stored = redis.call('get', valueKey)
   local free
   local changed, added = false, false -- added: a member that needs the keys to live one more interval
-  local oldest
+  local oldest, leaving
   if recounting and stored ~= false and tonumber(stored) < change[1] and redis.call('zcard', grantsKey) == 0 then
     -- the config changed while the grants were lost: hold what the counter said was taken before recounting
     hold_lost_grants(grantsKey, grantId, change[1] - tonumber(stored), now)
@@ -94,8 +94,8 @@ local function decide(keys, argument)
     oldest = redis.call('zrange', grantsKey, 0, 1, 'withscores')
     if #oldest > 0 and tonumber(oldest[2]) <= edge then
       if #oldest == 2 or tonumber(oldest[4]) > edge then
-        redis.call('zrem', grantsKey, oldest[1])
-        local _, permits = struct.unpack('Bc0I', oldest[1])
+        leaving = oldest[1] -- removed once a grant is in: a ZSET left empty would go, and its TTL with it
+        local _, permits = struct.unpack('Bc0I', leaving)
         free = free + permits
         oldest = {oldest[3], oldest[4]} -- empty when it was the only one
       else
@@ -119,6 +119,10 @@ local function decide(keys, argument)
       changed = true
     elseif not empty and stored ~= written then
       -- someone else wrote the counter (RRateLimiter's release or tryAcquire): the grants tell what is free
+      if leaving then
+        redis.call('zrem', grantsKey, leaving)
+        leaving = nil
+      end
       free = rate - held(redis.call('zrange', grantsKey, 0, -1))
       changed = true
     end
@@ -127,10 +131,16 @@ local function decide(keys, argument)
   local wait, nextMillis = 0, interval
   if tooMany then
     wait = -1
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
   elseif free >= wanted then
     -- after a hold on lost grants, the slice's member was lost with them
     sliceEnd, slicePermits = add_to_slice(grantsKey, sliceEnd, slicePermits, wanted, now, interval,
       #oldest > 0 and not added)
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
     free = free - wanted
     added = true
     changed = true
@@ -138,6 +148,9 @@ local function decide(keys, argument)
       nextMillis = until_expiry(oldest[2], interval, now)
     end
   else
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
     wait = interval
     local back = free
     local grants = redis.call('zrange', grantsKey, 0, wanted - free - 1, 'withscores')

@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,7 +20,8 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * Records, through {@code MONITOR}, every grant the acquire script makes on one OVERALL limiter: its
  * {@code ZADD} to {@code <name>:permits}, whose score is the grant's time stamp (the end of its slice of Redis's own
  * clock, read by the script) and whose member carries the permits of its slice: a grant added to a slice's member
- * removes the member first ({@code ZREM}), so the grant's permits are the new member's minus the removed one's.
+ * replaces it ({@code ZADD} of the new one, {@code ZREM} of the old), so what one script call granted is, by member
+ * id, the permits it added minus those it removed.
  * Members of lost grants that the script holds on ({@code held:<id>}) are recorded apart: they stand for grants
  * made earlier, not new ones.
  * Independent of the client under test: what is recorded is what Redis executed.
@@ -39,8 +40,8 @@ final class GrantLog implements AutoCloseable {
     private final String marker = "grant-log-end-" + UUID.randomUUID();
     private final List<Event> grants = new ArrayList<>();
     private final List<Event> held = new ArrayList<>();
-    /** The permits of the members the script being run removed, by id (only read by the reader thread). */
-    private final Map<String, Long> removed = new HashMap<>();
+    /** What the script being run added to each member (net of what it removed), by id: reader thread only. */
+    private final Map<String, long[]> added = new LinkedHashMap<>();
     private final CountDownLatch drained = new CountDownLatch(1);
     private volatile RuntimeException failure;
 
@@ -66,6 +67,7 @@ final class GrantLog implements AutoCloseable {
             while (true) {
                 String line = String.valueOf(monitor.receive());
                 if (line.contains(marker)) {
+                    endOfScript();
                     return;
                 }
                 parse(line);
@@ -86,7 +88,7 @@ final class GrantLog implements AutoCloseable {
             return;
         }
         if (!line.substring(space, close).contains("lua")) {
-            removed.clear(); // a new command from a client: the script that removed them is over
+            endOfScript(); // a new command from a client: the script before it is over
             return;
         }
         String[] seconds = line.substring(0, space).split("\\.");
@@ -101,18 +103,25 @@ final class GrantLog implements AutoCloseable {
         }
         if (tokens.size() == 3 && tokens.get(0).equalsIgnoreCase("zrem")) {
             byte[] member = unescape(tokens.get(2));
-            removed.put(id(member), permits(member));
+            added.computeIfAbsent(id(member), id -> new long[3])[0] -= permits(member);
         }
         else if (tokens.size() == 4 && tokens.get(0).equalsIgnoreCase("zadd")) {
             byte[] member = unescape(tokens.get(3));
-            String id = id(member);
-            long permits = permits(member) - removed.getOrDefault(id, 0L);
-            removed.remove(id);
-            if (permits > 0) { // a refund puts back fewer
-                Event event = new Event(Long.parseLong(tokens.get(2)), permits, serverMicros);
-                (id.startsWith("held:") ? held : grants).add(event);
-            }
+            long[] member0 = added.computeIfAbsent(id(member), id -> new long[3]);
+            member0[0] += permits(member);
+            member0[1] = Long.parseLong(tokens.get(2));
+            member0[2] = serverMicros;
         }
+    }
+
+    /** Records what the script call that just ended granted: a member it added to (a refund or expiry takes away). */
+    private void endOfScript() {
+        added.forEach((id, member) -> {
+            if (member[0] > 0) {
+                (id.startsWith("held:") ? held : grants).add(new Event(member[1], member[0], member[2]));
+            }
+        });
+        added.clear();
     }
 
     private static String id(byte[] member) {

@@ -22,7 +22,7 @@ import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
-import io.github.redissonratelimit.test.redis.RespClient;
+import io.github.redissonratelimit.test.redis.HeldPermits;
 
 /**
  * The grants of one slice of the window (1/{@value #SLICES} of the interval, at least 1 ms) share one member of the
@@ -45,13 +45,8 @@ class SlicedGrantsTest {
         redis.flushAll();
     }
 
-    /** The permits the members of a grants ZSET hold (RRateLimiter's count: it sums them member by member). */
     static long heldPermits(RedisDeployment redis, String permitsKey) {
-        try (RespClient cli = redis.cliFor(permitsKey)) {
-            return ((Number) cli.command("EVAL", "local sum = 0 for _, member in ipairs(redis.call('zrange', KEYS[1], "
-                    + "0, -1)) do local _, permits = struct.unpack('Bc0I', member) sum = sum + permits end return sum",
-                    "1", permitsKey)).longValue();
-        }
+        return HeldPermits.of(redis, permitsKey);
     }
 
     @Test
