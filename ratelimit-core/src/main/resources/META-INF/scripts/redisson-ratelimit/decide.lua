@@ -6,7 +6,8 @@
 --   grants this client's).
 -- argument: "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>", one argument:
 --   Redis spends less time on one argument matched by a pattern than on eight (measured with INFO commandstats).
---   clock: 0 reads Redis's TIME, else the caller's clock in ms (ratelimit.clock=client);
+--   clock: 0 reads Redis's TIME, else the caller's clock in ms (ratelimit.clock=client); grant id: names the
+--   hold this call may put on lost grants (grants go to their slice's member, see common.lua);
 --   rate .. keep-alive: the declared config, written when none is stored;
 --   check: '-' uses the stored config, 'u' / 'r' / 'k' compare it with the declared one and, when they
 --   differ, update it keeping the window, reset it, or keep the stored one (ratelimit.on-config-change).
@@ -64,18 +65,20 @@ local function decide(keys, argument)
     end
   end
   local valueKey, grantsKey = limiter_keys(keys, rateType)
-  local written = fields[5]
+  local writtenField = fields[5]
   if valueKey ~= declaredValueKey then
-    written = redis.call('hget', keys[1], valueKey) -- a type other than the declared one is kept
+    writtenField = redis.call('hget', keys[1], valueKey) -- a type other than the declared one is kept
   end
+  local written, sliceEnd, slicePermits = written_free(writtenField)
 
   local stored = redis.call('get', valueKey)
   local free
-  local changed = false
-  local oldest
+  local changed, added = false, false -- added: a member that needs the keys to live one more interval
+  local oldest, leaving
   if recounting and stored ~= false and tonumber(stored) < change[1] and redis.call('zcard', grantsKey) == 0 then
     -- the config changed while the grants were lost: hold what the counter said was taken before recounting
     hold_lost_grants(grantsKey, grantId, change[1] - tonumber(stored), now)
+    added = true
   end
   if stored == false or recounting then
     free = recount(grantsKey, rate, interval, now)
@@ -84,30 +87,42 @@ local function decide(keys, argument)
   else
     free = tonumber(stored)
     -- the oldest grant tells when the next permit returns; while it is in the window, no grant left it. Else the
-    -- grants that left give their permits back (read without their scores: members only, usually one; eight at a
-    -- time, then the rest by score). Reading the eight oldest with their scores in one call cost Redis more: it
-    -- formats every score.
+    -- grants that left give their permits back: the oldest alone when the second oldest is still in (the common
+    -- case, one call fewer), else read without their scores (eight at a time, then the rest by score: reading
+    -- more scores cost Redis more, it formats each).
     local edge = now - interval
-    oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
+    oldest = redis.call('zrange', grantsKey, 0, 1, 'withscores')
     if #oldest > 0 and tonumber(oldest[2]) <= edge then
-      local expired = redis.call('zrangebyscore', grantsKey, 0, edge, 'limit', 0, 8)
-      if #expired == 8 then
-        expired = redis.call('zrangebyscore', grantsKey, 0, edge)
+      if #oldest == 2 or tonumber(oldest[4]) > edge then
+        leaving = oldest[1] -- removed once a grant is in: a ZSET left empty would go, and its TTL with it
+        local _, permits = struct.unpack('Bc0I', leaving)
+        free = free + permits
+        oldest = {oldest[3], oldest[4]} -- empty when it was the only one
+      else
+        local expired = redis.call('zrangebyscore', grantsKey, 0, edge, 'limit', 0, 8)
+        if #expired == 8 then
+          expired = redis.call('zrangebyscore', grantsKey, 0, edge)
+        end
+        redis.call('zremrangebyscore', grantsKey, 0, edge)
+        free = free + held(expired)
+        oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
       end
-      redis.call('zremrangebyscore', grantsKey, 0, edge)
-      free = free + held(expired)
       changed = true
-      oldest = redis.call('zrange', grantsKey, 0, 0, 'withscores')
     end
     local empty = #oldest == 0
     if empty and free < rate then
       -- the grants are gone but the counter is not: what it says is taken stays taken, from now
       oldest = hold_lost_grants(grantsKey, grantId, rate - free, now)
+      added = true
     elseif empty and free > rate then
       free = rate
       changed = true
     elseif not empty and stored ~= written then
       -- someone else wrote the counter (RRateLimiter's release or tryAcquire): the grants tell what is free
+      if leaving then
+        redis.call('zrem', grantsKey, leaving)
+        leaving = nil
+      end
       free = rate - held(redis.call('zrange', grantsKey, 0, -1))
       changed = true
     end
@@ -116,14 +131,26 @@ local function decide(keys, argument)
   local wait, nextMillis = 0, interval
   if tooMany then
     wait = -1
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
   elseif free >= wanted then
-    add_grant(grantsKey, grantId, wanted, now)
+    -- after a hold on lost grants, the slice's member was lost with them
+    sliceEnd, slicePermits = add_to_slice(grantsKey, sliceEnd, slicePermits, wanted, now, interval,
+      #oldest > 0 and not added)
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
     free = free - wanted
+    added = true
     changed = true
     if #oldest > 0 then
       nextMillis = until_expiry(oldest[2], interval, now)
     end
   else
+    if leaving then
+      redis.call('zrem', grantsKey, leaving)
+    end
     wait = interval
     local back = free
     local grants = redis.call('zrange', grantsKey, 0, wanted - free - 1, 'withscores')
@@ -141,17 +168,26 @@ local function decide(keys, argument)
     end
   end
   if changed then
-    write_free(keys, valueKey, free)
+    write_free(keys, valueKey, free, sliceEnd, slicePermits)
   end
-
+  -- the keys outlive the newest grant's stay in the window (up to one slice past its time, see common.lua) and
+  -- are renewed lazily: a TTL within the slack of the full one is left as it is. A call that added no grant
+  -- needs no more than what the grants need, which the last grant renewed
+  local lifetime, renew = 0, false
   if keepAlive > 0 then
-    local slack = math.min(keepAlive - interval, math.floor(keepAlive / 16))
-    if write or stored == false or redis.call('pttl', grantsKey) < keepAlive - slack then
-      redis.call('pexpire', keys[1], keepAlive)
-      redis.call('pexpire', valueKey, keepAlive)
-      redis.call('pexpire', grantsKey, keepAlive)
+    local width = slice_width(interval)
+    lifetime = math.max(keepAlive, interval + width)
+    local slack = math.floor(lifetime / 16)
+    if added then
+      slack = math.min(slack, lifetime - interval - width)
     end
-  else
+    renew = write or stored == false or redis.call('pttl', grantsKey) < lifetime - slack
+  end
+  if renew then
+    redis.call('pexpire', keys[1], lifetime)
+    redis.call('pexpire', valueKey, lifetime)
+    redis.call('pexpire', grantsKey, lifetime)
+  elseif keepAlive == 0 then
     -- no keep-alive of our own: the keys follow a TTL set on the config hash, as RRateLimiter's do
     local ttl = redis.call('pttl', keys[1])
     if ttl > 0 then

@@ -1,7 +1,8 @@
 -- refund: gives back the permits of one grant a call took and did not use (a later limit of the same call
--- rejected it). Removes the newest grant still in the window of exactly that many permits and adds them to
--- the free ones, so free + held = rate still holds. RRateLimiter's own release only adds to the free
--- permits and leaves the grant in the window, which then returns its permits a second time.
+-- rejected it). Takes them from the newest member still in the window that holds as many (its slice's member,
+-- unless a newer slice took grants since: see common.lua) and adds them to the free ones, so free + held = rate
+-- still holds. RRateLimiter's own release only adds to the free permits and leaves the grant in the window,
+-- which then returns its permits a second time.
 --
 -- KEYS: see common.lua.
 -- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME).
@@ -18,6 +19,24 @@ if rate == nil then
 end
 local now = now_millis(clock)
 local valueKey, grantsKey = limiter_keys(KEYS, rateType)
+
+-- The permits back in the counter; the slice's permits in what write_free wrote, when the member was its newest.
+local function give_back(id, permits)
+  local stored = redis.call('get', valueKey)
+  if stored == false then
+    return
+  end
+  local written, sliceEnd, slicePermits = written_free(redis.call('hget', KEYS[1], valueKey))
+  if written ~= stored then
+    redis.call('incrby', valueKey, wanted) -- someone else wrote the counter: decide recounts it
+    return
+  end
+  if sliceEnd ~= nil and 's' .. sliceEnd == id then
+    slicePermits = permits - wanted
+  end
+  write_free(KEYS, valueKey, tonumber(stored) + wanted, sliceEnd, slicePermits)
+end
+
 local offset = 0
 while true do
   local grants = redis.call('zrevrange', grantsKey, offset, offset + 63, 'withscores')
@@ -29,17 +48,12 @@ while true do
       return 0 -- this one and every older one already left the window
     end
     local id, permits = struct.unpack('Bc0I', grants[i])
-    if permits == wanted and string.sub(id, 1, 5) ~= 'held:' then
+    if permits >= wanted and string.sub(id, 1, 5) ~= 'held:' then
       redis.call('zrem', grantsKey, grants[i])
-      local stored = redis.call('get', valueKey)
-      if stored ~= false then
-        -- the counter and what decide last wrote of it move together (see write_free), unless they differ already
-        if redis.call('hget', KEYS[1], valueKey) == stored then
-          write_free(KEYS, valueKey, tonumber(stored) + wanted)
-        else
-          redis.call('incrby', valueKey, wanted)
-        end
+      if permits > wanted then
+        redis.call('zadd', grantsKey, grants[i + 1], struct.pack('Bc0I', string.len(id), id, permits - wanted))
       end
+      give_back(id, permits)
       return 1
     end
   end

@@ -24,10 +24,7 @@ for i = 1, #live, 2 do
   liveGrants[#liveGrants + 1] = live[i]
 end
 local stored = redis.call('get', valueKey)
-local written = fields[5]
-if valueKey ~= KEYS[2] then
-  written = fields[6]
-end
+local written = written_free(valueKey == KEYS[2] and fields[5] or fields[6])
 local free
 if stored == false then
   free = rate - held(liveGrants)

@@ -162,6 +162,9 @@ public final class BenchmarkMain {
                 "off-" + flood, settings.flood(), redis);
         results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
                 settings.quick());
+        log("Redis time per decision");
+        results.redisTime = RedisTimeScenario.run(RedisTimeLoads.all(redisson), redis, settings.redisTimeRounds(),
+                settings.redisTimeRun());
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);
     }

@@ -36,6 +36,13 @@ record RedisProbe(String host, int port) {
         }
     }
 
+    /** {@code ZCARD key}: the members of a sorted set. */
+    long members(String key) {
+        try (RespClient client = new RespClient(host, port)) {
+            return ((Number) client.command("ZCARD", key)).longValue();
+        }
+    }
+
     String encoding(String key) {
         try (RespClient client = new RespClient(host, port)) {
             return client.string("OBJECT", "ENCODING", key);

@@ -18,6 +18,7 @@ final class Report {
         throughput(md, results);
         goals(md, results);
         commands(md, results);
+        RedisTimeReport.render(md, results);
         ScenarioReport.render(md, results);
         MissedGoals.render(md, results);
         return md.toString();

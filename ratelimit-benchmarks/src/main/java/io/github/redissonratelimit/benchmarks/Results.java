@@ -23,6 +23,7 @@ final class Results {
     long localRejections;
     long newUsers;
     List<MemoryScenario.Result> memory;
+    List<RedisTimeScenario.Result> redisTime;
     double pingMicros;
     List<HttpScenario.Result> http;
     Map<String, double[]> microbenchmarks;

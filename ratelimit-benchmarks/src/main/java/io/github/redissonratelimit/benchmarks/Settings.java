@@ -8,6 +8,16 @@ import java.util.List;
 record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<Integer> threadCounts,
         Duration flood, int monitoredDecisions, Path outputDirectory) {
 
+    /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
+    int redisTimeRounds() {
+        return Math.min(rounds, 8);
+    }
+
+    /** How long each load of the Redis time scenario runs per round. */
+    Duration redisTimeRun() {
+        return quick ? Duration.ofMillis(200) : Duration.ofMillis(800);
+    }
+
     static Settings parse(String... args) {
         boolean quick = false;
         Path output = Path.of("docs");

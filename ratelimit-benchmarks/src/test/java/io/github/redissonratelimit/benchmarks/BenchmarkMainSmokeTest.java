@@ -24,7 +24,8 @@ class BenchmarkMainSmokeTest {
         assertThat(markdown).contains("(b)/(a) ≥ 1.0, ≥ 1.5 at 32 threads", "(b)/(c) ≥ 1.8", "(b)/(d) ≥ 1.4",
                 "(g)/(b) ≥ 0.9", "Round trips per first-sight decision of (g): **1.00** ✔",
                 "Round trips per two-limit call of (h), read as its p50 latency", "## Through HTTP",
-                "| 1 | ", "| 16 | ", "| 64 | ", "## Memory per limiter", "| 10 | ", "| 1,000 | ",
+                "| 1 | ", "| 16 | ", "| 64 | ", "## Memory per limiter", "| 10 | ", "| 1,000 | ", "## Redis time per decision",
+                "Goal: Redis time per allowed decision of (b) ≤ (a)'s",
                 "## Goals missed in this run, and why",
                 "Script calls per allowed decision of (b): **1.0", "| on (default) |", "| off |",
                 "`interceptorWithLocalRejection`", "`springProxy`");

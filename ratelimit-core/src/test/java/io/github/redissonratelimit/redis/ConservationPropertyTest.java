@@ -85,7 +85,9 @@ class ConservationPropertyTest {
             Random random = new Random(seed);
             String name = "rate_limit:{property:" + seed + "}";
             long rate = 4 + random.nextInt(8);
-            Map<String, Grant> grants = new HashMap<>();
+            // a slice's member (see common.lua) gathers the grants of its slice: its permits grow while it lives
+            List<Grant> grants = new ArrayList<>();
+            Map<String, Integer> live = new HashMap<>();
             boolean valueLost = false;
             boolean grantsLost = false;
             try (RespClient cli = redis.cli()) {
@@ -98,6 +100,7 @@ class ConservationPropertyTest {
                     }
                     if (action < 6) {
                         redis.command("DEL", LimiterNaming.permitsKey(name));
+                        live.clear(); // a member made again after this is another one
                         grantsLost = true;
                         continue;
                     }
@@ -105,6 +108,7 @@ class ConservationPropertyTest {
                         // nothing tells what was held: the limiter starts a fresh window, as after a reset, so
                         // the windows are counted from here on (docs/operations.md)
                         grants.clear();
+                        live.clear();
                         resets++;
                     }
                     valueLost = false;
@@ -131,15 +135,31 @@ class ConservationPropertyTest {
                     long stored = Long.parseLong(snapshot.get(1).toString());
                     List<?> members = (List<?>) snapshot.get(2);
                     long held = 0;
+                    Map<String, Integer> seen = new HashMap<>();
                     for (int i = 0; i < members.size(); i += 3) {
-                        String id = members.get(i).toString();
+                        String id = members.get(i).toString() + "@" + members.get(i + 2);
                         long grantPermits = Long.parseLong(members.get(i + 1).toString());
                         held += grantPermits;
                         if (!id.startsWith("held:")) {
-                            grants.putIfAbsent(id, new Grant(grantPermits, Long.parseLong(members.get(i + 2).toString()), stored,
-                                    checks));
+                            Integer index = live.get(id);
+                            Grant grant = new Grant(grantPermits, Long.parseLong(members.get(i + 2).toString()), stored,
+                                    checks);
+                            if (index == null) {
+                                index = grants.size();
+                                grants.add(grant);
+                            }
+                            else if (grantPermits < grants.get(index).permits()) {
+                                index = grants.size(); // no member gives permits back here: another member
+                                grants.add(grant);
+                            }
+                            else if (grantPermits > grants.get(index).permits()) {
+                                grants.set(index, new Grant(grantPermits, grant.score(), stored, grants.get(index).order()));
+                            }
+                            seen.put(id, index);
                         }
                     }
+                    live.clear();
+                    live.putAll(seen);
                     checks++;
                     if (stored != rate || free + held != rate) {
                         violations++;
@@ -149,7 +169,7 @@ class ConservationPropertyTest {
                     assertThat(reply.free()).as("the reply never reports a negative count").isNotNegative();
                 }
             }
-            List<Grant> sorted = grants.values().stream()
+            List<Grant> sorted = grants.stream()
                     .sorted(java.util.Comparator.comparingLong(Grant::score).thenComparingLong(Grant::order)).toList();
             for (int end = 0; end < sorted.size(); end++) {
                 Grant last = sorted.get(end);

@@ -4,7 +4,9 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -16,9 +18,12 @@ import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * Records, through {@code MONITOR}, every grant the acquire script makes on one OVERALL limiter: its
- * {@code ZADD} to {@code <name>:permits}, whose score is the grant's time stamp (Redis's own clock, read
- * by the script) and whose member carries the grant's permits. Members of lost grants that the script
- * holds on ({@code held:<id>}) are recorded apart: they stand for grants made earlier, not new ones.
+ * {@code ZADD} to {@code <name>:permits}, whose score is the grant's time stamp (the end of its slice of Redis's own
+ * clock, read by the script) and whose member carries the permits of its slice: a grant added to a slice's member
+ * replaces it ({@code ZADD} of the new one, {@code ZREM} of the old), so what one script call granted is, by member
+ * id, the permits it added minus those it removed.
+ * Members of lost grants that the script holds on ({@code held:<id>}) are recorded apart: they stand for grants
+ * made earlier, not new ones.
  * Independent of the client under test: what is recorded is what Redis executed.
  */
 final class GrantLog implements AutoCloseable {
@@ -35,6 +40,8 @@ final class GrantLog implements AutoCloseable {
     private final String marker = "grant-log-end-" + UUID.randomUUID();
     private final List<Event> grants = new ArrayList<>();
     private final List<Event> held = new ArrayList<>();
+    /** What the script being run added to each member (net of what it removed), by id: reader thread only. */
+    private final Map<String, long[]> added = new LinkedHashMap<>();
     private final CountDownLatch drained = new CountDownLatch(1);
     private volatile RuntimeException failure;
 
@@ -60,6 +67,7 @@ final class GrantLog implements AutoCloseable {
             while (true) {
                 String line = String.valueOf(monitor.receive());
                 if (line.contains(marker)) {
+                    endOfScript();
                     return;
                 }
                 parse(line);
@@ -76,7 +84,11 @@ final class GrantLog implements AutoCloseable {
     private void parse(String line) {
         int space = line.indexOf(' ');
         int close = line.indexOf("] ");
-        if (space < 0 || close < 0 || !line.substring(space, close).contains("lua")) {
+        if (space < 0 || close < 0) {
+            return;
+        }
+        if (!line.substring(space, close).contains("lua")) {
+            endOfScript(); // a new command from a client: the script before it is over
             return;
         }
         String[] seconds = line.substring(0, space).split("\\.");
@@ -86,17 +98,43 @@ final class GrantLog implements AutoCloseable {
         while (matcher.find()) {
             tokens.add(matcher.group(1));
         }
-        if (tokens.size() == 4 && tokens.get(0).equalsIgnoreCase("zadd") && tokens.get(1).equals(limiterName + ":permits")) {
-            byte[] member = unescape(tokens.get(3));
-            int idLength = member[0] & 0xff;
-            String id = new String(member, 1, idLength, StandardCharsets.ISO_8859_1);
-            long permits = 0;
-            for (int i = 3; i >= 0; i--) {
-                permits = (permits << 8) | (member[1 + idLength + i] & 0xff); // struct 'I', little-endian
-            }
-            Event event = new Event(Long.parseLong(tokens.get(2)), permits, serverMicros);
-            (id.startsWith("held:") ? held : grants).add(event);
+        if (tokens.size() < 3 || !tokens.get(1).equals(limiterName + ":permits")) {
+            return;
         }
+        if (tokens.size() == 3 && tokens.get(0).equalsIgnoreCase("zrem")) {
+            byte[] member = unescape(tokens.get(2));
+            added.computeIfAbsent(id(member), id -> new long[3])[0] -= permits(member);
+        }
+        else if (tokens.size() == 4 && tokens.get(0).equalsIgnoreCase("zadd")) {
+            byte[] member = unescape(tokens.get(3));
+            long[] member0 = added.computeIfAbsent(id(member), id -> new long[3]);
+            member0[0] += permits(member);
+            member0[1] = Long.parseLong(tokens.get(2));
+            member0[2] = serverMicros;
+        }
+    }
+
+    /** Records what the script call that just ended granted: a member it added to (a refund or expiry takes away). */
+    private void endOfScript() {
+        added.forEach((id, member) -> {
+            if (member[0] > 0) {
+                (id.startsWith("held:") ? held : grants).add(new Event(member[1], member[0], member[2]));
+            }
+        });
+        added.clear();
+    }
+
+    private static String id(byte[] member) {
+        return new String(member, 1, member[0] & 0xff, StandardCharsets.ISO_8859_1);
+    }
+
+    private static long permits(byte[] member) {
+        int idLength = member[0] & 0xff;
+        long permits = 0;
+        for (int i = 3; i >= 0; i--) {
+            permits = (permits << 8) | (member[1 + idLength + i] & 0xff); // struct 'I', little-endian
+        }
+        return permits;
     }
 
     /** The bytes MONITOR printed with its escapes ({@code \xHH}, {@code \\}, {@code \"}, {@code \n} ...). */

@@ -1,0 +1,155 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.RedisServerProcess;
+
+/**
+ * Goal 1 of the Redis cost issue: what a decision costs Redis, by contender, for allowed and for rejected decisions,
+ * and how many decisions one Redis core sustains. Each contender is driven open-ended with many decisions in flight
+ * (pipelined by its client) over {@link Users#COUNT} users, interleaved with the others round after round; Redis's own
+ * accounts tell the cost: INFO commandstats {@code usec} of the commands the contender sends (a script's commands
+ * are inside its EVALSHA's time) and redis-server's CPU time from /proc.
+ *
+ * <p>Runs alone too (its own redis-server): {@code java -cp <harness class path>
+ * io.github.redissonratelimit.benchmarks.RedisTimeScenario [rounds] [ms per run]}.
+ */
+final class RedisTimeScenario {
+
+    /** Decisions in flight at once: enough to keep Redis busy on loopback with one caller thread. */
+    static final int IN_FLIGHT = 1_024;
+
+    private RedisTimeScenario() {
+    }
+
+    /** One way of deciding without blocking, and the commands whose {@code usec} are its top-level cost. */
+    record Load(String id, boolean allowed, IntFunction<CompletionStage<Boolean>> decide, List<String> commands) {
+    }
+
+    /**
+     * The medians over the rounds of one load.
+     *
+     * @param micros Redis µs per decision (commandstats, the commands the contender sends)
+     * @param perSecond decisions per second with {@link #IN_FLIGHT} in flight
+     * @param redisCpuShare redis-server's CPU time over the run's time (1.0: one core saturated)
+     * @param perRedisCpuSecond decisions per second of redis-server CPU time: what one saturated core sustains
+     */
+    record Result(String id, boolean allowed, double micros, double perSecond, double redisCpuShare,
+            double perRedisCpuSecond) {
+    }
+
+    static List<Result> run(List<Load> loads, RedisProbe redis, int rounds, Duration each) throws InterruptedException {
+        for (Load load : loads) {
+            BenchmarkMain.log("Redis time: warm-up " + load.id() + (load.allowed() ? " allowed" : " rejected"));
+            drive(load, Duration.ofMillis(Math.max(300, each.toMillis())));
+        }
+        List<List<double[]>> samples = new ArrayList<>();
+        loads.forEach(load -> samples.add(new ArrayList<>()));
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < loads.size(); i++) {
+                int index = (i + round) % loads.size(); // a different load goes first each round
+                samples.get(index).add(measure(loads.get(index), redis, each));
+            }
+        }
+        List<Result> results = new ArrayList<>();
+        for (int i = 0; i < loads.size(); i++) {
+            List<double[]> runs = samples.get(i);
+            results.add(new Result(loads.get(i).id(), loads.get(i).allowed(), median(runs, 0), median(runs, 1),
+                    median(runs, 2), median(runs, 3)));
+        }
+        return results;
+    }
+
+    /** {micros per decision, decisions per second, Redis CPU share, decisions per Redis CPU second} of one run. */
+    private static double[] measure(Load load, RedisProbe redis, Duration duration) throws InterruptedException {
+        CommandStats before = redis.commandStats();
+        long cpu = redis.cpuNanos();
+        long started = System.nanoTime();
+        long decisions = drive(load, duration);
+        long elapsed = System.nanoTime() - started;
+        cpu = cpu < 0 ? -1 : redis.cpuNanos() - cpu;
+        CommandStats delta = redis.commandStats().minus(before);
+        long micros = 0;
+        for (String command : load.commands()) {
+            micros += delta.micros(command);
+        }
+        return new double[] { micros / (double) decisions, decisions * 1e9 / elapsed,
+            cpu < 0 ? Double.NaN : cpu / (double) elapsed, cpu <= 0 ? Double.NaN : decisions * 1e9 / cpu };
+    }
+
+    /** Decides for the users in turn, {@link #IN_FLIGHT} at a time, for {@code duration}; the decisions made. */
+    static long drive(Load load, Duration duration) throws InterruptedException {
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        AtomicLong done = new AtomicLong();
+        AtomicLong wrong = new AtomicLong();
+        long end = System.nanoTime() + duration.toNanos();
+        int user = 0;
+        while (System.nanoTime() < end) {
+            inFlight.acquire();
+            load.decide().apply(user).whenComplete((allowed, ex) -> {
+                if (ex != null || allowed == null || allowed != load.allowed()) {
+                    wrong.incrementAndGet();
+                }
+                done.incrementAndGet();
+                inFlight.release();
+            });
+            user = user + 1 == Users.COUNT ? 0 : user + 1;
+        }
+        if (!inFlight.tryAcquire(IN_FLIGHT, 30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("Decisions of " + load.id() + " did not complete");
+        }
+        if (wrong.get() > 0) {
+            throw new IllegalStateException("Contender " + load.id() + " answered " + wrong.get() + " of " + done.get()
+                    + " decisions otherwise than " + (load.allowed() ? "allowed" : "rejected"));
+        }
+        return done.get();
+    }
+
+    private static double median(List<double[]> runs, int field) {
+        return Stats.median(runs.stream().map(run -> run[field]).toList());
+    }
+
+    /** The table as printed by {@link #main}; the report renders its own. */
+    static String describe(List<Result> results) {
+        StringBuilder text = new StringBuilder();
+        for (Result result : results) {
+            text.append(String.format(Locale.ROOT, "(%s) %-8s %6.2f us per decision, %,9.0f decisions/s, Redis CPU "
+                    + "%3.0f %%, %,9.0f decisions per Redis CPU second%n", result.id(),
+                    result.allowed() ? "allowed" : "rejected", result.micros(), result.perSecond(),
+                    result.redisCpuShare() * 100, result.perRedisCpuSecond()));
+        }
+        return text.toString();
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        Duration each = Duration.ofMillis(args.length > 1 ? Long.parseLong(args[1]) : 1_000);
+        try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
+            Config config = new Config();
+            config.useSingleServer().setAddress("redis://127.0.0.1:" + server.port());
+            RedissonClient redisson = Redisson.create(config);
+            try {
+                RedisProbe redis = new RedisProbe("127.0.0.1", server.port());
+                List<Load> loads = RedisTimeLoads.all(redisson);
+                System.out.print(describe(run(loads, redis, rounds, each)));
+            }
+            finally {
+                redisson.shutdown();
+            }
+        }
+        System.exit(0);
+    }
+}
