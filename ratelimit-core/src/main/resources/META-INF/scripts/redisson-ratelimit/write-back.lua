@@ -53,9 +53,11 @@ if rate == nil then
 end
 local stored = redis.call('get', valueKey)
 if stored ~= false then
-  -- the counter and what decide last wrote of it move together (see write_free), unless they differ already
-  if redis.call('hget', KEYS[1], valueKey) == stored then
-    write_free(KEYS, valueKey, tonumber(stored) - added)
+  -- the counter and what decide last wrote of it move together (see write_free), unless they differ already;
+  -- the newest slice stays what it was: the grants written back are members of their own
+  local written, sliceEnd, slicePermits = written_free(redis.call('hget', KEYS[1], valueKey))
+  if written == stored then
+    write_free(KEYS, valueKey, tonumber(stored) - added, sliceEnd, slicePermits)
   else
     redis.call('decrby', valueKey, added)
   end
