@@ -77,10 +77,7 @@ public class RateLimitsEndpoint {
         this.rateLimiters = rateLimiters;
     }
 
-    /**
-     * Served by WebFlux, whose all-remaining selector also carries the segments before it (the limit's name): the
-     * key is read after them.
-     */
+    /** Served by WebFlux, whose all-remaining selector also carries the limit's name: the key is read after it. */
     public void setReactive(boolean reactive) {
         this.reactive = reactive;
     }
