@@ -9,6 +9,9 @@ import java.util.function.Consumer;
 import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
 import org.springframework.cloud.gateway.support.ConfigurationService;
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
 import org.springframework.http.HttpHeaders;
 
 import io.github.redissonratelimit.RateLimitExceededException;
@@ -54,7 +57,13 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
 
     @Override
     public Mono<Response> isAllowed(String routeId, String id) {
-        RateLimitOperation operation = operationOf(routeId);
+        RateLimitOperation operation;
+        try {
+            operation = operationOf(routeId, id);
+        }
+        catch (RuntimeException ex) {
+            return Mono.error(ex);
+        }
         return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, id,
                 operation.permits())))).map(this::response);
     }
@@ -74,8 +83,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         return new Response(decision.passed(), rendered);
     }
 
-    /** The route's limit, built once per route and configuration. */
-    private RateLimitOperation operationOf(String routeId) {
+    /** The route's limit for the key's tier, built once per route, configuration and tier. */
+    private RateLimitOperation operationOf(String routeId, String id) {
         Config config = getConfig().get(routeId);
         if (config == null) {
             config = getConfig().get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
@@ -84,7 +93,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             throw new IllegalArgumentException("No " + CONFIGURATION_PROPERTY_NAME + " configuration for route '"
                     + routeId + "': set its filter's " + CONFIGURATION_PROPERTY_NAME + ".rate (and interval)");
         }
-        Config current = config;
+        String tier = config.tierOf(id);
+        Config current = tier == null ? config : config.forTier(tier);
         String key = routeId + '\u0000' + current;
         RateLimitOperation operation = operations.get(key);
         if (operation == null) {
@@ -102,20 +112,53 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
 
         private String name;
         private long rate;
-        private Duration interval = Duration.ofSeconds(1);
-        private long permits = 1;
+        /** Null: 1 second (a tier: the limit's own). */
+        private Duration interval;
+        /** 0: 1 (a tier: the limit's own). */
+        private long permits;
         private RateLimitMode mode = RateLimitMode.OVERALL;
         private BackendErrorPolicy onBackendError = BackendErrorPolicy.DEFAULT;
         private boolean shadow;
+        private String tier;
+        private Map<String, Config> tiers = new java.util.LinkedHashMap<>();
+        private volatile Expression tierExpression;
+
+        /** The tier {@link #setTier tier} gives the key, when {@link #setTiers tiers} configures it; else null. */
+        String tierOf(String key) {
+            if (tier == null || tier.isBlank() || tiers.isEmpty()) {
+                return null;
+            }
+            Expression expression = tierExpression;
+            if (expression == null) {
+                expression = new SpelExpressionParser().parseExpression(tier);
+                tierExpression = expression;
+            }
+            SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods()
+                    .build();
+            context.setVariable("key", key);
+            Object value = expression.getValue(context);
+            return value != null && tiers.containsKey(value.toString()) ? value.toString() : null;
+        }
+
+        /** This limit with the values {@code tiers.<tier>} sets. */
+        Config forTier(String tierName) {
+            Config values = tiers.get(tierName);
+            return new Config().setName(name).setRate(values.rate > 0 ? values.rate : rate)
+                    .setInterval(values.interval != null ? values.interval : interval)
+                    .setPermits(values.permits > 0 ? values.permits : permits).setMode(mode)
+                    .setOnBackendError(onBackendError).setShadow(shadow);
+        }
 
         RateLimitOperation operation(String routeId) {
             String limitName = name != null && !name.isBlank() ? name : routeId;
-            if (rate < 1 || permits < 1 || permits > rate || interval == null || interval.toMillis() < 1) {
+            Duration window = interval == null ? Duration.ofSeconds(1) : interval;
+            long taken = permits == 0 ? 1 : permits;
+            if (rate < 1 || taken < 1 || taken > rate || window.toMillis() < 1) {
                 throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
                         + " needs rate >= 1, 1 <= permits <= rate and an interval of at least 1ms, but has " + this);
             }
             return RateLimitOperation.builder("gateway route '" + routeId + "'", limitName,
-                    new LimitSpec(rate, interval, mode)).permits(permits).displayName(limitName)
+                    new LimitSpec(rate, window, mode)).permits(taken).displayName(limitName)
                     .source("gateway route " + routeId).backendErrorPolicy(onBackendError).shadow(shadow).build();
         }
 
@@ -183,10 +226,35 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             return this;
         }
 
+        public String getTier() {
+            return tier;
+        }
+
+        /**
+         * SpEL over {@code #key} (what the filter's {@code KeyResolver} gave) for the key's tier, whose values come
+         * from {@link #setTiers tiers}; a tier not configured, or null, uses this limit's own values.
+         */
+        public Config setTier(String tier) {
+            this.tier = tier;
+            this.tierExpression = null;
+            return this;
+        }
+
+        public Map<String, Config> getTiers() {
+            return tiers;
+        }
+
+        /** The rate, interval and permits of each tier, each unset one this limit's own. */
+        public Config setTiers(Map<String, Config> tiers) {
+            this.tiers = tiers;
+            return this;
+        }
+
         @Override
         public String toString() {
             return "[name=" + name + ", rate=" + rate + ", interval=" + interval + ", permits=" + permits + ", mode="
-                    + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + "]";
+                    + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + ", tier=" + tier + ", tiers="
+                    + tiers + "]";
         }
     }
 }

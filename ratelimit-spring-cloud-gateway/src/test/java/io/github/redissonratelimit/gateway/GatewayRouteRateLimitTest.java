@@ -97,7 +97,10 @@ class GatewayRouteRateLimitTest {
                         "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.rate-limiter=#{@redissonRouteRateLimiter}",
                         "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.key-resolver=#{@userKeyResolver}",
                         "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.redisson-rate-limiter.rate=2",
-                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.redisson-rate-limiter.interval=30s");
+                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.redisson-rate-limiter.interval=30s",
+                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.redisson-rate-limiter.tier="
+                                + "#key.startsWith('gold-') ? 'gold' : null",
+                        "--spring.cloud.gateway.server.webflux.routes[0].filters[0].args.redisson-rate-limiter.tiers.gold.rate=4");
     }
 
     @AfterEach
@@ -152,5 +155,12 @@ class GatewayRouteRateLimitTest {
         assertThat(second.headers().firstValue("RateLimit-Policy")).hasValue("\"reports\";q=2;w=30");
         assertThat(get("/reports/x", "cy").statusCode()).isEqualTo(429);
         assertThat(backendHits).hasValue(2);
+
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> gold = get("/reports/x", "gold-dee");
+            assertThat(gold.statusCode()).as("the gold tier: 4 per 30s").isEqualTo(200);
+            assertThat(gold.headers().firstValue("RateLimit-Policy")).hasValue("\"reports\";q=4;w=30");
+        }
+        assertThat(get("/reports/x", "gold-dee").statusCode()).isEqualTo(429);
     }
 }

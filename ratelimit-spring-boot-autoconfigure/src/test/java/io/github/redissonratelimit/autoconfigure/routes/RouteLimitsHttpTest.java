@@ -102,7 +102,18 @@ class RouteLimitsHttpTest {
 
     @Configuration(proxyBeanMethods = false)
     @Import(Api.class)
+    static class Meters {
+
+        @org.springframework.context.annotation.Bean
+        io.micrometer.core.instrument.MeterRegistry meterRegistry() {
+            return new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Import(Meters.class)
     @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, RateLimitRoutesAutoConfiguration.class,
+            io.github.redissonratelimit.autoconfigure.metrics.RateLimitMetricsAutoConfiguration.class,
             RateLimitEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
             WebEndpointAutoConfiguration.class, ManagementContextAutoConfiguration.class,
             JacksonAutoConfiguration.class })
@@ -194,6 +205,12 @@ class RouteLimitsHttpTest {
             assertThat(problem).containsEntry("status", 429).containsEntry("title", "Too Many Requests")
                     .containsEntry("detail", "Too many requests").containsEntry("instance", "/api/hello");
             assertThat(free("127.0.0.1")).as("the three grants, counted by Redis").isEqualTo(0L);
+            io.micrometer.core.instrument.MeterRegistry meters = context.getBean(
+                    io.micrometer.core.instrument.MeterRegistry.class);
+            assertThat(meters.get("ratelimit.requests").tag("limit", "api").tag("result", "allowed").counter().count())
+                    .as("route decisions are metered like annotated ones").isEqualTo(3.0);
+            assertThat(meters.get("ratelimit.requests").tag("limit", "api").tag("result", "rejected").counter().count())
+                    .isEqualTo(1.0);
             assertThat(send(context, "GET", "/other/x").statusCode()).as("a path no route covers").isEqualTo(404);
 
             String listing = send(context, "GET", "/actuator/ratelimits").body();
