@@ -49,13 +49,16 @@ class RouteConfigurationTest {
                 .withBean(RedissonClient.class, NoRedis::redissonClient)
                 .withPropertyValues("ratelimit.policies.partner.rate=7", "ratelimit.policies.partner.interval=1m",
                         "ratelimit.policies.partner.shadow=true", "ratelimit.routes.partner-api.paths=/partner/**",
-                        "ratelimit.routes.partner-api.policy=partner", "ratelimit.routes.partner-api.interval=2m")
+                        "ratelimit.routes.partner-api.policy=partner", "ratelimit.routes.partner-api.interval=2m",
+                        "ratelimit.routes.partner-api.on-backend-error=deny")
                 .run(context -> assertThat(context.getBean(RateLimitOperationSource.class).declaredLimits()
                         .named("partner-api")).singleElement().satisfies(operation -> {
                             assertThat(operation.spec().rate()).isEqualTo(7);
                             assertThat(operation.spec().interval()).hasMinutes(2);
                             assertThat(operation.shadow()).isTrue();
                             assertThat(operation.policyName()).isEqualTo("partner");
+                            assertThat(operation.backendErrorPolicy())
+                                    .isEqualTo(io.github.redissonratelimit.annotation.BackendErrorPolicy.DENY);
                         }));
     }
 

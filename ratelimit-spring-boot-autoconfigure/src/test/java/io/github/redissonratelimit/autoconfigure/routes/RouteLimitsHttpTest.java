@@ -100,6 +100,61 @@ class RouteLimitsHttpTest {
         }
     }
 
+    /** Stands in for an authentication filter that runs before the routes: the principal from X-Principal. */
+    static final class PrincipalFilter extends org.springframework.web.filter.OncePerRequestFilter {
+
+        @Override
+        protected void doFilterInternal(jakarta.servlet.http.HttpServletRequest request,
+                jakarta.servlet.http.HttpServletResponse response, jakarta.servlet.FilterChain chain)
+                throws jakarta.servlet.ServletException, IOException {
+            String name = request.getHeader("X-Principal");
+            chain.doFilter(name == null ? request : new jakarta.servlet.http.HttpServletRequestWrapper(request) {
+                @Override
+                public java.security.Principal getUserPrincipal() {
+                    return () -> name;
+                }
+            }, response);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ServletPrincipal {
+
+        @org.springframework.context.annotation.Bean
+        org.springframework.boot.web.servlet.FilterRegistrationBean<PrincipalFilter> principalFilter() {
+            org.springframework.boot.web.servlet.FilterRegistrationBean<PrincipalFilter> registration =
+                    new org.springframework.boot.web.servlet.FilterRegistrationBean<>(new PrincipalFilter());
+            registration.setOrder(-120);
+            return registration;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ReactivePrincipal {
+
+        @org.springframework.context.annotation.Bean
+        org.springframework.web.server.WebFilter principalFilter() {
+            return new OrderedPrincipalWebFilter();
+        }
+    }
+
+    static final class OrderedPrincipalWebFilter implements org.springframework.web.server.WebFilter,
+            org.springframework.core.Ordered {
+
+        @Override
+        public reactor.core.publisher.Mono<Void> filter(org.springframework.web.server.ServerWebExchange exchange,
+                org.springframework.web.server.WebFilterChain chain) {
+            String name = exchange.getRequest().getHeaders().getFirst("X-Principal");
+            return chain.filter(name == null ? exchange : exchange.mutate()
+                    .principal(reactor.core.publisher.Mono.just((java.security.Principal) () -> name)).build());
+        }
+
+        @Override
+        public int getOrder() {
+            return -120;
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     @Import(Api.class)
     static class Meters {
@@ -124,6 +179,7 @@ class RouteLimitsHttpTest {
     @ImportAutoConfiguration({ ServletWebServerFactoryAutoConfiguration.class,
             DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
             HttpMessageConvertersAutoConfiguration.class, ServletManagementContextAutoConfiguration.class })
+    @Import(ServletPrincipal.class)
     static class Servlet {
     }
 
@@ -131,6 +187,7 @@ class RouteLimitsHttpTest {
     @ImportAutoConfiguration({ ReactiveWebServerFactoryAutoConfiguration.class, HttpHandlerAutoConfiguration.class,
             WebFluxAutoConfiguration.class, CodecsAutoConfiguration.class,
             ReactiveManagementContextAutoConfiguration.class })
+    @Import(ReactivePrincipal.class)
     static class Reactive {
     }
 
@@ -154,7 +211,10 @@ class RouteLimitsHttpTest {
                         "--ratelimit.routes.keyed.rate=5", "--ratelimit.routes.keyed.message=Slow down",
                         "--ratelimit.routes.plans.paths=/other", "--ratelimit.routes.plans.key=header['X-User']",
                         "--ratelimit.routes.plans.rate=1", "--ratelimit.routes.plans.interval=60s",
-                        "--ratelimit.routes.plans.tier=header['X-Plan']", "--ratelimit.routes.plans.tiers.gold.rate=3");
+                        "--ratelimit.routes.plans.tier=header['X-Plan']", "--ratelimit.routes.plans.tiers.gold.rate=3",
+                        "--ratelimit.routes.by-user.paths=/keyed/**", "--ratelimit.routes.by-user.key='user:' + principal",
+                        "--ratelimit.routes.by-user.rate=2", "--ratelimit.routes.by-user.cost=param['n'] == null ? 1 : param['n']",
+                        "--ratelimit.routes.by-user.shadow=true");
     }
 
     private HttpResponse<String> send(ConfigurableApplicationContext context, String method, String path,
@@ -291,6 +351,14 @@ class RouteLimitsHttpTest {
             assertThat(output.getAll().lines().filter(line -> line.contains("Answered GET /keyed/7 with 400"))
                     .count()).as("one log line").isEqualTo(1);
             assertThat(output.getAll()).doesNotContain("RateLimitKeyException:");
+
+            // a second route on /keyed/**, keyed by the principal an earlier filter authenticated, in shadow mode with
+            // a cost: it decides and records but never refuses
+            for (int i = 0; i < 3; i++) {
+                assertThat(send(context, "GET", "/keyed/8?n=2", "X-Api-Key", "k2", "X-Principal", "alice")
+                        .statusCode()).as("shadow mode never refuses").isEqualTo(200);
+            }
+            assertThat(free("user:alice")).as("keyed by the principal; cost 2 of rate 2 taken once").isEqualTo(0L);
         }
     }
 }
