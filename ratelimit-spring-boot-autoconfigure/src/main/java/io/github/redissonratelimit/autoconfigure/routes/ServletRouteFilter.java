@@ -18,7 +18,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.autoconfigure.web.ServletRateLimitHeaders;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
@@ -60,7 +60,8 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             return;
         }
         RateLimitDecision decision = Completions.join(decider.decide(limits));
-        decision.notifyListeners(outcomes -> answers.headers(limitsOf(request), outcomes).forEach(response::setHeader));
+        decision.notifyListeners(outcomes -> answers.headers(ServletRateLimitHeaders.limitsOf(request), outcomes)
+                .forEach(response::setHeader));
         ResponseEntity<ProblemDetail> refusal = answers.refusal(decision, request.getMethod(), request.getRequestURI());
         if (refusal != null) {
             write(response, refusal);
@@ -104,16 +105,6 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
         Principal principal = request.getUserPrincipal();
         return new RouteRequest(request.getMethod(), path, request.getRemoteAddr(),
                 principal == null ? null : principal.getName(), request::getHeader, request::getParameter, Map.of());
-    }
-
-    /** The request's rate limit headers so far, shared with those of annotated methods it reaches. */
-    private static ResponseLimits limitsOf(HttpServletRequest request) {
-        if (request.getAttribute(ResponseLimits.ATTRIBUTE) instanceof ResponseLimits limits) {
-            return limits;
-        }
-        ResponseLimits limits = new ResponseLimits();
-        request.setAttribute(ResponseLimits.ATTRIBUTE, limits);
-        return limits;
     }
 
     private static void write(HttpServletResponse response, ResponseEntity<ProblemDetail> problem) throws IOException {

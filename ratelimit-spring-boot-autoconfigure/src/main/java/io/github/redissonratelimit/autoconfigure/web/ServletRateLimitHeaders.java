@@ -70,7 +70,8 @@ public class ServletRateLimitHeaders implements RateLimitListener {
         }
     }
 
-    private static ResponseLimits limitsOf(HttpServletRequest request) {
+    /** The request's rate limit headers so far, shared by every limit the request meets (routes, then methods). */
+    public static ResponseLimits limitsOf(HttpServletRequest request) {
         Object existing = request.getAttribute(ResponseLimits.ATTRIBUTE);
         if (existing instanceof ResponseLimits limits) {
             return limits;
