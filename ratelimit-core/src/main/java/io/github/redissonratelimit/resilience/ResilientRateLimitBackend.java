@@ -6,21 +6,14 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
-import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.limiter.MasterLocator;
-import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.AcquireBatch;
 import io.github.redissonratelimit.limiter.AcquireRequest;
-import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -54,21 +47,16 @@ import io.github.redissonratelimit.resilience.MasterCircuits.MasterCircuit;
  */
 public final class ResilientRateLimitBackend implements DelegatingRateLimitBackend, CircuitStates {
 
-    private static final Log logger = LogFactory.getLog(ResilientRateLimitBackend.class);
-    private static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
     private static final Duration DEFAULT_LIVENESS = Duration.ofSeconds(1);
 
     /** One master for every limiter: one circuit (a Redis that is not a cluster, or a backend that does not tell). */
     public static final MasterLocator ONE_MASTER = MasterCircuits.SINGLE;
 
     private final RateLimitBackend delegate;
-    private final Duration timeout;
-    private final DecisionDeadlines deadlines;
+    private final DecisionGuard guard;
     private final MasterLocator masters;
     private final MasterCircuits circuits;
     private final Supplier<List<RateLimitListener>> listeners;
-    private final LongAdder failures = new LongAdder();
-    private final LongAdder skipped = new LongAdder();
 
     /**
      * @param timeout the longest a decision may take
@@ -107,12 +95,8 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             Duration liveness, int failureThreshold, Duration openDuration,
             Supplier<? extends List<? extends RateLimitListener>> listeners) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive but was " + timeout);
-        }
-        this.timeout = timeout;
-        this.deadlines = new DecisionDeadlines(timeout);
         this.listeners = SingletonSupplier.of(() -> List.copyOf(listeners.get()));
+        this.guard = new DecisionGuard(timeout, this.listeners);
         this.masters = Objects.requireNonNull(masters, "masters");
         this.circuits = new MasterCircuits(failureThreshold, openDuration, timeout, liveness, this::stateChanged);
     }
@@ -135,9 +119,9 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     @Override
     public CompletableFuture<Decision> acquire(AcquireRequest request) {
         String limiterName = request.limiterName();
-        MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+        MasterCircuit circuit = circuitOf(limiterName);
         if (!circuit.breaker().tryAcquirePermission()) {
-            return skipped(limiterName, circuit);
+            return guard.skipped(limiterName, circuit);
         }
         CompletableFuture<Decision> pending;
         try {
@@ -146,7 +130,11 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         catch (RuntimeException | Error ex) {
             pending = CompletableFuture.failedFuture(ex);
         }
-        return within(limiterName, circuit, pending);
+        return guard.within(limiterName, circuit, pending);
+    }
+
+    private MasterCircuit circuitOf(String limiterName) {
+        return circuits.of(masters.masterOf(limiterName));
     }
 
     /**
@@ -161,32 +149,16 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
             @Override
             public CompletionStage<Decision> answer(int index) {
                 String limiterName = requests.get(index).limiterName();
-                MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
+                MasterCircuit circuit = circuitOf(limiterName);
                 asked[index] = circuit;
-                return circuit.breaker().tryAcquirePermission() ? null : skipped(limiterName, circuit);
+                return circuit.breaker().tryAcquirePermission() ? null : guard.skipped(limiterName, circuit);
             }
 
             @Override
             public CompletionStage<Decision> after(int index, CompletionStage<Decision> decision) {
-                return within(requests.get(index).limiterName(), asked[index], decision.toCompletableFuture());
+                return guard.within(requests.get(index).limiterName(), asked[index], decision.toCompletableFuture());
             }
         }, (request, index) -> asked[index].breaker().onInconclusive()); // a probe not sent: probe again
-    }
-
-    private CompletableFuture<Decision> skipped(String limiterName, MasterCircuit circuit) {
-        skipped.increment();
-        listeners.get().forEach(listener -> listener.onBackendSkipped(limiterName));
-        Duration retryAfter = circuit.breaker().remainingOpenDuration();
-        return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                Reason.CIRCUIT_OPEN, max(retryAfter, MIN_RETRY_AFTER), "Redis" + OutageLog.on(circuit)
-                        + " is skipped for " + retryAfter.toMillis() + "ms more after repeated failures",
-                circuit.lastFailure()));
-    }
-
-    private CompletableFuture<Decision> within(String limiterName, MasterCircuit circuit,
-            CompletableFuture<Decision> pending) {
-        return deadlines.within(pending.copy())
-                .handle((decision, error) -> settle(limiterName, circuit, pending, decision, Completions.unwrap(error)));
     }
 
     /**
@@ -195,75 +167,14 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
      */
     @Override
     public CompletableFuture<Void> release(AcquireRequest request, Decision granted) {
-        return bounded(request.limiterName(), () -> delegate.release(request, granted));
+        return guard.bounded(request.limiterName(), circuitOf(request.limiterName()),
+                () -> delegate.release(request, granted));
     }
 
     /** Reads the delegate's state within the same deadline; not at all while the circuit is not closed. */
     @Override
     public CompletableFuture<LimitState> state(String limiterName, LimitSpec spec) {
-        return bounded(limiterName, () -> delegate.state(limiterName, spec));
-    }
-
-    private <T> CompletableFuture<T> bounded(String limiterName, Supplier<CompletionStage<T>> call) {
-        MasterCircuit circuit = circuits.of(masters.masterOf(limiterName));
-        if (circuit.breaker().state() != CircuitState.CLOSED) {
-            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(limiterName,
-                    Reason.CIRCUIT_OPEN, max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
-                    "Redis" + OutageLog.on(circuit) + " is skipped after repeated failures", circuit.lastFailure()));
-        }
-        CompletableFuture<T> pending;
-        try {
-            pending = call.get().toCompletableFuture();
-        }
-        catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
-        return deadlines.within(pending.copy()).handle((value, error) -> {
-            Throwable cause = Completions.unwrap(error);
-            if (cause == null) {
-                return value;
-            }
-            if (cause instanceof TimeoutException) {
-                pending.cancel(false);
-                throw unavailable(limiterName, circuit, Reason.TIMEOUT, cause);
-            }
-            throw rethrow(cause);
-        });
-    }
-
-    private Decision settle(String limiterName, MasterCircuit circuit, CompletableFuture<Decision> pending,
-            Decision decision, Throwable error) {
-        CircuitBreaker breaker = circuit.breaker();
-        if (error == null) {
-            breaker.onSuccess();
-            return decision;
-        }
-        if (!BackendErrors.isBackendError(error)) {
-            breaker.onInconclusive();
-            throw rethrow(error);
-        }
-        boolean timedOut = error instanceof TimeoutException;
-        failures.increment();
-        listeners.get().forEach(listener -> listener.onBackendFailure(limiterName, error));
-        if (logger.isDebugEnabled()) {
-            logger.debug(LogSafe.text("No rate limit decision for " + limiterName + ": " + OutageLog.describe(error)));
-        }
-        if (timedOut) {
-            circuit.doubt(pending); // late is not down: the answer, or its absence, settles it
-        }
-        else {
-            circuit.failed(error);
-            breaker.onFailure();
-        }
-        throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
-    }
-
-    private RateLimitBackendUnavailableException unavailable(String limiterName, MasterCircuit circuit, Reason reason,
-            Throwable error) {
-        return new RateLimitBackendUnavailableException(limiterName, reason,
-                max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
-                reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
-                        : OutageLog.describe(error), error);
+        return guard.bounded(limiterName, circuitOf(limiterName), () -> delegate.state(limiterName, spec));
     }
 
     private void stateChanged(MasterCircuit circuit, CircuitState from, CircuitState to) {
@@ -292,7 +203,7 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     /** Decisions that failed or timed out since start. */
     @Override
     public long getFailureCount() {
-        return failures.sum();
+        return guard.failures();
     }
 
     @Override
@@ -313,30 +224,16 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
     /** Calls that did not go to Redis because the circuit was open, since start. */
     @Override
     public long getSkippedCount() {
-        return skipped.sum();
+        return guard.skipped();
     }
 
     @Override
     public Duration getTimeout() {
-        return timeout;
+        return guard.timeout();
     }
 
     @Override
     public RateLimitBackend getDelegate() {
         return delegate;
-    }
-
-    private static RuntimeException rethrow(Throwable error) {
-        if (error instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (error instanceof Error fatal) {
-            throw fatal;
-        }
-        throw new IllegalStateException(error);
-    }
-
-    private static Duration max(Duration a, Duration b) {
-        return a.compareTo(b) >= 0 ? a : b;
     }
 }
