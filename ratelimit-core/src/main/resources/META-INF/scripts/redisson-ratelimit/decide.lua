@@ -1,5 +1,5 @@
--- decide: the sliding window's decision of acquire (one limiter) and acquire-many (several), as a function shared by
--- both (prepended to them after switch.lua; algorithms.lua dispatches to it).
+-- decide: the decision of acquire (one limiter) and acquire-many (several) for the sliding window, as a function
+-- shared by both (prepended to them after switch.lua; algorithms.lua dispatches to it).
 --
 -- decide_sliding(keys, argument): takes permits from one limiter, or answers when they can be free.
 -- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,
