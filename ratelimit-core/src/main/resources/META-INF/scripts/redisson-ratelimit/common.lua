@@ -1,5 +1,5 @@
--- Shared by every script of redisson-ratelimit but heartbeat (prepended to each when it is loaded, as written: a
--- line number Redis reports is translated back to its file and line by LuaScripts).
+-- Shared by the sliding window's scripts (prepended to each after clock.lua when it is loaded, as written: a line
+-- number Redis reports is translated back to its file and line by LuaScripts).
 -- A limiter, in RRateLimiter's layout, as five keys (KEYS[1..5] of a script on one limiter; the helpers below
 -- take them as a table, since a script may decide several limiters): keys[1] the config hash (rate, interval ms,
 -- type 0 OVERALL / 1 PER_CLIENT, keepAliveTime ms), keys[2] and keys[3] the free permits (shared, this
@@ -12,15 +12,6 @@
 -- The law every script keeps: free + permits of the grants in the ZSET = rate.
 
 local SLICES = 1024
-
--- The time of this call in ms: Redis's own clock for '0', else the caller's clock it carries.
-local function now_millis(clock)
-  if clock ~= '0' then
-    return tonumber(clock)
-  end
-  local time = redis.call('time')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-end
 
 -- The permits the given ZSET members hold.
 local function held(grants)

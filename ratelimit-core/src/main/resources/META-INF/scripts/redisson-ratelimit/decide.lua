@@ -1,5 +1,5 @@
 -- decide: the decision of acquire (one limiter) and acquire-many (several) for the sliding window, as a function
--- shared by both (prepended to them after switch.lua; algorithms.lua dispatches to it).
+-- shared by both (prepended to them after switch.lua or sliding-alone.lua; algorithms.lua dispatches to it).
 --
 -- decide_sliding(keys, argument): takes permits from one limiter, or answers when they can be free.
 -- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,
@@ -47,6 +47,9 @@ decide_sliding = function(keys, argument)
     local other = other_state(keys, declaredValueKey, redis.call('get', declaredValueKey), now, now * 1000,
       'sliding')
     if other ~= nil then
+      if other.elsewhere then
+        return {OTHER_ALGORITHM}
+      end
       if check == '-' or check == 'k' then
         local reply = other.decide(wanted)
         return check == 'k' and with_change(reply, other, 3) or reply

@@ -59,3 +59,53 @@ local function window_decide(valueKey, wanted, now, rate, count, start, finish)
   end
   return {math.max(1, left), math.max(0, rate - count), left}
 end
+
+-- The argument of a fixed window's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
+-- type, check, and the window [start, end) that holds `now`.
+local function window_argument(argument)
+  local permits, clock, grantId, rate, interval, rateType, check, previous, start, finish, nextEnd =
+    string.match(argument, '^f (%d+) (%d+) (%S+) (%d+) (%d+) ([01]) ([-urk]) (%d+) (%d+) (%d+) (%d+)$')
+  if permits == nil then
+    error('redisson-ratelimit: malformed fixed window argument')
+  end
+  local now = now_millis(clock)
+  local first, last = window_bounds(now, tonumber(interval), tonumber(previous), tonumber(start), tonumber(finish),
+    tonumber(nextEnd))
+  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, check, now, first, last
+end
+
+-- A fixed window's grant carries its window's start as a last element ('w<start>'), which a refund names.
+local function with_receipt(reply, start)
+  if reply[1] == 0 then
+    reply[#reply + 1] = 'w' .. start
+  end
+  return reply
+end
+
+-- The decision of a limiter declared as a fixed window, when it holds a fixed window or nothing; nil when it holds
+-- another algorithm's state (a value of another form, or a sliding window's config hash), which switch.lua handles.
+local function window_own(keys, argument)
+  local wanted, _, _, rate, _, rateType, check, now, start, finish = window_argument(argument)
+  local valueKey = type_key(keys, rateType)
+  local value = redis.call('get', valueKey)
+  local count, storedStart, storedEnd, storedRate = window_read(value)
+  if count == nil or now >= storedEnd then
+    if (value and count == nil) or redis.call('exists', keys[1]) == 1 then
+      return nil
+    end
+    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
+  end
+  local keep, done = checked(check, storedRate ~= rate or storedStart ~= start or storedEnd ~= finish)
+  if keep then
+    rate, start, finish = storedRate, storedStart, storedEnd
+  elseif done == 2 then
+    count = 0
+  end
+  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish)
+  if done ~= nil and reply[1] ~= -1 then
+    for i, v in ipairs({storedRate, storedEnd - storedStart, tonumber(rateType), 0, done, 'fixed-window'}) do
+      reply[3 + i] = v
+    end
+  end
+  return with_receipt(reply, start)
+end

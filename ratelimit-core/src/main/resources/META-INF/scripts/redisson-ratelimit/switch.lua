@@ -5,6 +5,7 @@
 -- (reset) drops the stored state.
 
 local decide_sliding -- decide.lua's sliding window, defined there
+local OTHER_ALGORITHM = -4 -- never answered by the scripts that include this file
 
 -- Another algorithm's state on the limiter whose free-permits key (of the declared type) holds `value`, at `now`
 -- (ms) and `nowMicros`; nil when there is none. A table: kind ('sliding', 'token-bucket', 'fixed-window'); out, the

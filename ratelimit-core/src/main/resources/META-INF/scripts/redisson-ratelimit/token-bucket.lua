@@ -18,15 +18,6 @@ local function bucket_read(value)
   return tonumber(tat), tonumber(rate), tonumber(interval), tonumber(burst)
 end
 
--- The time of this call in microseconds: Redis's clock for '0', else the caller's clock in ms.
-local function now_micros(clock)
-  if clock ~= '0' then
-    return tonumber(clock) * 1000
-  end
-  local time = redis.call('time')
-  return tonumber(time[1]) * 1000000 + tonumber(time[2])
-end
-
 -- The permits a bucket with this tat has out at `now` (those not refilled yet), rounded up.
 local function bucket_out(tat, rate, interval, now)
   if tat <= now then
@@ -69,4 +60,46 @@ local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
   end
   local free, nextMillis = bucket_state(start, rate, interval, burst, now)
   return {math.max(1, math.ceil((after - now - burst * emission) / 1000)), free, nextMillis}
+end
+
+-- The argument of a token bucket's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
+-- type, burst, check.
+local function bucket_argument(argument)
+  local permits, clock, grantId, rate, interval, rateType, burst, check =
+    string.match(argument, '^g (%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
+  if permits == nil then
+    error('redisson-ratelimit: malformed token bucket argument')
+  end
+  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, tonumber(burst), check
+end
+
+-- The decision of a limiter declared as a token bucket, when it holds a token bucket or nothing; nil when it holds
+-- another algorithm's state (a value of another form, or a sliding window's config hash), which switch.lua handles.
+local function bucket_own(keys, argument)
+  local wanted, clock, _, rate, interval, rateType, burst, check = bucket_argument(argument)
+  local valueKey = type_key(keys, rateType)
+  local now = now_micros(clock)
+  local value = redis.call('get', valueKey)
+  local tat, storedRate, storedInterval, storedBurst = bucket_read(value)
+  if tat == nil then
+    if value or redis.call('exists', keys[1]) == 1 then
+      return nil
+    end
+    return bucket_decide(valueKey, wanted, now, rate, interval, burst, false)
+  end
+  local keep, done = checked(check, storedRate ~= rate or storedInterval ~= interval or storedBurst ~= burst)
+  if keep then
+    rate, interval, burst = storedRate, storedInterval, storedBurst
+  elseif done == 1 then
+    tat = now + bucket_out(tat, storedRate, storedInterval, now) * interval * 1000 / rate
+  elseif done == 2 then
+    tat = false
+  end
+  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
+  if done ~= nil and reply[1] ~= -1 then
+    for i, v in ipairs({storedRate, storedInterval, tonumber(rateType), 0, done, 'token-bucket:' .. storedBurst}) do
+      reply[3 + i] = v
+    end
+  end
+  return reply
 end

@@ -28,10 +28,16 @@ final class AcquireCommands {
 
     private static final long SCRIPT_ERROR = -3;
 
-    private final AcquireScript script;
+    /** The limiter holds another algorithm's state, which only {@link LuaScripts#ACQUIRE} decides with. */
+    private static final long OTHER_ALGORITHM = -4;
 
-    AcquireCommands(AcquireScript script) {
+    private final AcquireScript script;
+    private final RScriptAsync direct;
+
+    /** @param direct where a call is sent again as {@link LuaScripts#ACQUIRE} when its own script cannot decide it */
+    AcquireCommands(AcquireScript script, RScriptAsync direct) {
         this.script = script;
+        this.direct = direct;
     }
 
     /** Sends one call, or a group of them in one script call. */
@@ -81,18 +87,30 @@ final class AcquireCommands {
         }
     }
 
-    /** Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). */
+    /**
+     * Relays Redis's answer to the call, and the caller giving up to Redisson (which then stops retrying it). The call
+     * goes as its algorithm's own script, and again as {@link LuaScripts#ACQUIRE} when the limiter holds the state of
+     * another algorithm (a limit whose algorithm changed), once.
+     */
     private void send(RScriptAsync target, AcquireCall call) {
+        send(target, call, LuaScripts.ofAlgorithm(call.spec().algorithm().type()));
+    }
+
+    private void send(RScriptAsync target, AcquireCall call, LuaScripts.Script sent) {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
-                LuaScripts.ACQUIRE.text(), RedissonCompatibility.LIST, script.keys(name),
+                sent.text(), RedissonCompatibility.LIST, script.keys(name),
                 script.argument(call.permits(), call.spec(), call.check())).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             if (ex != null) {
-                call.result().completeExceptionally(LuaScripts.ACQUIRE.located(ex));
+                call.result().completeExceptionally(sent.located(ex));
+            }
+            else if (sent != LuaScripts.ACQUIRE && !values.isEmpty()
+                    && values.get(0) instanceof Number status && status.longValue() == OTHER_ALGORITHM) {
+                send(direct, call, LuaScripts.ACQUIRE);
             }
             else {
-                complete(call, values, LuaScripts.ACQUIRE);
+                complete(call, values, sent);
             }
         });
         call.result().whenComplete((answer, ex) -> {

@@ -69,11 +69,11 @@ final class AcquirePipeline {
                     + maxInFlight + " and " + maxBatchSize);
         }
         this.redisson = redisson;
-        this.commands = new AcquireCommands(script);
         this.cluster = cluster;
         this.maxInFlight = maxInFlight;
         this.maxBatchSize = maxBatchSize;
         this.direct = redisson.getScript(StringCodec.INSTANCE);
+        this.commands = new AcquireCommands(script, direct);
         this.masterOf = masterOf;
     }
 

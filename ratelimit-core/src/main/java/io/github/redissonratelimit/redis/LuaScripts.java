@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.redis;
 
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -32,21 +33,40 @@ public final class LuaScripts {
 
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
-    static final Script ACQUIRE = Script.of("common", "token-bucket", "fixed-window", "switch", "decide", "algorithms",
-            "acquire");
+    /** A decision of a limiter of any algorithm, and of one whose algorithm changed (see switch.lua). */
+    static final Script ACQUIRE = Script.of("clock", "common", "token-bucket", "fixed-window", "switch", "decide",
+            "algorithms", "acquire");
 
-    static final Script ACQUIRE_MANY = Script.of("common", "token-bucket", "fixed-window", "switch", "decide",
+    /** A decision of a sliding window: {@link #ACQUIRE} without the other algorithms, for less work per call. */
+    static final Script ACQUIRE_SLIDING = Script.of("clock", "common", "sliding-alone", "decide", "acquire-sliding");
+
+    /** A decision of a token bucket alone. */
+    static final Script ACQUIRE_BUCKET = Script.of("clock", "token-bucket", "acquire-bucket");
+
+    /** A decision of a fixed window alone. */
+    static final Script ACQUIRE_WINDOW = Script.of("clock", "fixed-window", "acquire-window");
+
+    static final Script ACQUIRE_MANY = Script.of("clock", "common", "token-bucket", "fixed-window", "switch", "decide",
             "algorithms", "acquire-many");
 
-    static final Script REFUND = Script.of("common", "token-bucket", "fixed-window", "refund");
+    static final Script REFUND = Script.of("clock", "common", "token-bucket", "fixed-window", "refund");
 
-    static final Script STATE = Script.of("common", "token-bucket", "fixed-window", "state");
+    static final Script STATE = Script.of("clock", "common", "token-bucket", "fixed-window", "state");
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
-    static final Script WRITE_BACK = Script.of("common", "token-bucket", "fixed-window", "write-back");
+    static final Script WRITE_BACK = Script.of("clock", "common", "token-bucket", "fixed-window", "write-back");
 
     private LuaScripts() {
+    }
+
+    /** The script that decides a limiter declared with {@code algorithm} alone. */
+    static Script ofAlgorithm(RateLimitAlgorithm algorithm) {
+        return switch (algorithm) {
+            case TOKEN_BUCKET -> ACQUIRE_BUCKET;
+            case FIXED_WINDOW -> ACQUIRE_WINDOW;
+            default -> ACQUIRE_SLIDING;
+        };
     }
 
     /** What the instance heartbeat sends: {@code heartbeat.lua}. */

@@ -237,6 +237,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
         RScript scripts = redisson.getScript(StringCodec.INSTANCE);
         return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_SLIDING.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_BUCKET.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_WINDOW.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.REFUND.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture(),

@@ -53,7 +53,7 @@ class LuaScriptsTest {
             line++;
         }
         assertThat(acquire.locate(line)).isEqualTo("decide.lua:" + decideLine);
-        assertThat(acquire.locate(1)).isEqualTo("common.lua:1");
+        assertThat(acquire.locate(1)).isEqualTo("clock.lua:1");
         assertThat(acquire.locate(lines.length)).isNull();
         assertThat(acquire.text()).contains("-- decide: the decision of acquire");
     }
