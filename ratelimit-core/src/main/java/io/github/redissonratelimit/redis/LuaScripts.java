@@ -34,28 +34,29 @@ public final class LuaScripts {
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
     /** A decision of a limiter of any algorithm, and of one whose algorithm changed (see switch.lua). */
-    static final Script ACQUIRE = Script.of("clock", "common", "token-bucket", "fixed-window", "switch", "decide",
-            "algorithms", "acquire");
+    static final Script ACQUIRE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
+            "decide", "algorithms", "acquire");
 
     /** A decision of a sliding window: {@link #ACQUIRE} without the other algorithms, for less work per call. */
     static final Script ACQUIRE_SLIDING = Script.of("clock", "common", "sliding-alone", "decide", "acquire-sliding");
 
     /** A decision of a token bucket alone. */
-    static final Script ACQUIRE_BUCKET = Script.of("clock", "token-bucket", "acquire-bucket");
+    static final Script ACQUIRE_BUCKET = Script.of("clock", "keyed", "token-bucket", "acquire-bucket");
 
     /** A decision of a fixed window alone. */
-    static final Script ACQUIRE_WINDOW = Script.of("clock", "fixed-window", "acquire-window");
+    static final Script ACQUIRE_WINDOW = Script.of("clock", "keyed", "fixed-window", "acquire-window");
 
-    static final Script ACQUIRE_MANY = Script.of("clock", "common", "token-bucket", "fixed-window", "switch", "decide",
-            "algorithms", "acquire-many");
+    static final Script ACQUIRE_MANY = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
+            "decide", "algorithms", "acquire-many");
 
-    static final Script REFUND = Script.of("clock", "common", "token-bucket", "fixed-window", "refund");
+    static final Script REFUND = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "refund");
 
-    static final Script STATE = Script.of("clock", "common", "token-bucket", "fixed-window", "state");
+    static final Script STATE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "state");
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
-    static final Script WRITE_BACK = Script.of("clock", "common", "token-bucket", "fixed-window", "write-back");
+    static final Script WRITE_BACK = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window",
+            "write-back");
 
     private LuaScripts() {
     }

@@ -1,0 +1,33 @@
+-- keyed: what the scripts of the token bucket and the fixed window share with the others that know them (prepended
+-- after clock.lua). The sliding window's own script leaves it out: Redis runs a script's whole chunk on each call.
+
+-- The time of this call in microseconds: Redis's clock for '0', else the caller's clock in ms.
+local function now_micros(clock)
+  if clock ~= '0' then
+    return tonumber(clock) * 1000
+  end
+  local time = redis.call('time')
+  return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- The free-permits key of a limiter of the given type ('0' OVERALL, '1' PER_CLIENT): keys[2] or keys[3].
+local function type_key(keys, rateType)
+  if rateType == '1' then
+    return keys[3]
+  end
+  return keys[2]
+end
+
+-- Applies the check to a stored config that differs from the declared one: the config to decide with (the stored or
+-- the declared one), and the change reply's code (1 updated, 2 reset, 3 kept; nil when nothing differs).
+local function checked(check, differs)
+  if not differs then
+    return false, nil
+  end
+  if check == '-' then
+    return true, nil
+  elseif check == 'k' then
+    return true, 3
+  end
+  return false, check == 'u' and 1 or 2
+end
