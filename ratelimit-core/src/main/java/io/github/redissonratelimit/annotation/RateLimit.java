@@ -63,7 +63,7 @@ public @interface RateLimit {
 
     /**
      * Length of the window in {@link #unit()}. 0 (and no {@link #window()}): taken from the named policy
-     * or {@code ratelimit.defaults.interval}, else 1 second.
+     * or {@code ratelimit.defaults.interval}, else 1 second. Not with {@link #calendar()}, whose period is the window.
      */
     long interval() default 0;
 
