@@ -63,7 +63,7 @@ public @interface RateLimit {
 
     /**
      * Length of the window in {@link #unit()}. 0 (and no {@link #window()}): taken from the named policy
-     * or {@code ratelimit.defaults.interval}, else 1 second.
+     * or {@code ratelimit.defaults.interval}, else 1 second. Not with {@link #calendar()}, whose period is the window.
      */
     long interval() default 0;
 
@@ -78,6 +78,34 @@ public @interface RateLimit {
     String window() default "";
 
     /**
+     * How the limiter counts its permits: {@link RateLimitAlgorithm#SLIDING_WINDOW},
+     * {@link RateLimitAlgorithm#TOKEN_BUCKET} or {@link RateLimitAlgorithm#FIXED_WINDOW} (see
+     * {@code docs/algorithms.md}). A policy's {@code ratelimit.policies.<name>.algorithm} overrides it.
+     * {@link RateLimitAlgorithm#DEFAULT}: taken from the named policy, else {@link RateLimitAlgorithm#FIXED_WINDOW}
+     * for a {@link #calendar()} quota, else {@code ratelimit.defaults.algorithm}, else the sliding window. The
+     * limiters of one key must all use one algorithm: changing it starts the key's counting afresh.
+     */
+    RateLimitAlgorithm algorithm() default RateLimitAlgorithm.DEFAULT;
+
+    /**
+     * The size of a {@link RateLimitAlgorithm#TOKEN_BUCKET token bucket}: how many permits a caller that has been
+     * idle can take at once, while the bucket refills at {@link #rate()} per window. Only for a token bucket (any
+     * other algorithm fails at startup). 0: the named policy's {@code burst}, else the rate.
+     */
+    long burst() default 0;
+
+    /**
+     * A quota per calendar period ({@link CalendarPeriod#HOUR hour}, day, ISO week, month or year) that resets at
+     * the start of each period in the zone of {@code ratelimit.policies.<name>.zone} or {@code ratelimit.defaults.zone}
+     * (UTC unless set), e.g. {@code @RateLimit(rate = 10000, calendar = CalendarPeriod.MONTH)}. Implies
+     * {@link RateLimitAlgorithm#FIXED_WINDOW} when {@link #algorithm()} is {@code DEFAULT}; refused with the sliding
+     * window or the token bucket, and together with {@link #interval()} or {@link #window()} (the period is the
+     * window). A policy's {@code calendar} or {@code interval} overrides it. {@link CalendarPeriod#NONE}: windows of
+     * the interval.
+     */
+    CalendarPeriod calendar() default CalendarPeriod.NONE;
+
+    /**
      * Whether all instances share one bucket or each Redisson client has its own. A policy's
      * {@code ratelimit.policies.<name>.mode} overrides it. {@link RateLimitMode#DEFAULT}: taken from the named
      * policy or {@code ratelimit.defaults.mode}, else {@link RateLimitMode#OVERALL}.
@@ -85,7 +113,7 @@ public @interface RateLimit {
     RateLimitMode mode() default RateLimitMode.DEFAULT;
 
     /**
-     * Permits one call takes; at most the rate. 0: taken from the named policy or
+     * Permits one call takes; at most the rate (for a token bucket, its burst). 0: taken from the named policy or
      * {@code ratelimit.defaults.permits}, else 1. For a cost that depends on the call, see {@link #cost()}.
      */
     long permits() default 0;
@@ -94,7 +122,7 @@ public @interface RateLimit {
      * SpEL expression, over the same variables as {@link #key()}, for the permits one call takes, evaluated per
      * call after {@link #condition()} and {@link #skipIf()}: e.g. {@code "#items.size()"} for a batch that costs
      * one permit per item. It must give a whole number: 0 takes nothing (the limit is skipped for that call, like
-     * a false condition); a negative number, one above the rate, or no number at all refuses the call with
+     * a false condition); a negative number, one above the rate (a token bucket's burst), or no number at all refuses the call with
      * {@link io.github.redissonratelimit.RateLimitCostException} (HTTP 400 naming the limit). Not combined with
      * {@link #permits()} (a fixed cost) or a policy's {@code permits}: that fails at startup. Empty: the call takes
      * {@link #permits()}.

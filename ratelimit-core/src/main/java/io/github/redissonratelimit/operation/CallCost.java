@@ -32,9 +32,9 @@ final class CallCost {
         if (permits < 0) {
             throw refused(cost, operation, permits, "gave " + permits + ", a negative cost", null);
         }
-        long rate = operation.spec().rate();
-        if (permits > rate) {
-            throw refused(cost, operation, permits, "gave " + permits + ", more than the rate (" + operation.spec()
+        if (permits > operation.spec().capacity()) {
+            throw refused(cost, operation, permits, "gave " + permits + ", more than " + (operation.spec().capacity()
+                    == operation.spec().rate() ? "the rate" : "the burst") + " (" + operation.spec()
                     + "): no call of this cost could ever be allowed", null);
         }
         return permits;

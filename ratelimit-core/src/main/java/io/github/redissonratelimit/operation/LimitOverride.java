@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * A limit changed at runtime, for every instance: {@code rate} permits per {@code interval} instead of the
- * declared ones, and optionally the permits one call takes. The mode stays the declared one.
+ * declared ones, and optionally the permits one call takes. The mode and the algorithm stay the declared ones: a
+ * token bucket keeps its burst, and a calendar quota its period, whose interval an override cannot change.
  *
  * @param name the limit's {@link RateLimitOperation#name() name}
  * @param permits permits one call takes, or {@code null} to keep each method's declared permits
@@ -34,9 +36,36 @@ public record LimitOverride(String name, long rate, Duration interval, Long perm
         }
     }
 
-    /** The spec that replaces a declared one of mode {@code mode}. */
+    /** The sliding-window spec that replaces a declared one of mode {@code mode}. */
     public LimitSpec spec(RateLimitMode mode) {
         return new LimitSpec(rate, interval, mode);
+    }
+
+    /**
+     * The spec that replaces {@code declared}: this rate and interval, the declared mode and algorithm (a token
+     * bucket keeps its burst, a calendar quota its period and zone).
+     * @throws IllegalArgumentException when this override cannot apply to it ({@link #problemWith})
+     */
+    public LimitSpec spec(LimitSpec declared) {
+        String problem = problemWith(declared);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return new LimitSpec(rate, interval, declared.mode(), declared.algorithm());
+    }
+
+    /**
+     * Why this override cannot replace {@code declared}, or {@code null} when it can: the interval of a calendar
+     * quota is its period, which an override does not change.
+     */
+    public String problemWith(LimitSpec declared) {
+        CalendarPeriod calendar = declared.algorithm().calendar();
+        if (calendar != CalendarPeriod.NONE && !interval.equals(calendar.longest())) {
+            return "The interval of a quota per " + calendar + " is its period (" + calendar.longest()
+                    + "), which an override cannot change: override the rate only, with interval "
+                    + calendar.longest() + ", or change the period in configuration";
+        }
+        return null;
     }
 
     /** The permits a call of {@code operation} takes under this override. */

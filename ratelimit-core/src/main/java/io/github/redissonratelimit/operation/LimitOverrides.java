@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.redissonratelimit.limiter.LimitSpec;
+
 /**
  * The {@link LimitOverride}s this instance applies, by limit name: replaced as a whole when they change, read
  * by every limited call (one read of a volatile field and one map lookup per limit, no Redis round trip). The
@@ -23,8 +25,9 @@ public final class LimitOverrides {
 
     /**
      * The operations of one call with the overridden ones replaced: {@code operations} itself when none is
-     * overridden. An override under which a method's permits would exceed the rate is not applied to that method
-     * (it keeps its declared limit; logged once).
+     * overridden. An override under which a method's permits would exceed the rate (a token bucket's burst), or
+     * that changes the interval of a calendar quota, is not applied to that method (it keeps its declared limit;
+     * logged once).
      */
     public List<RateLimitOperation> apply(List<RateLimitOperation> operations) {
         Snapshot current = snapshot;
@@ -47,13 +50,21 @@ public final class LimitOverrides {
     }
 
     private static RateLimitOperation derive(RateLimitOperation declared, LimitOverride override) {
-        long permits = override.permitsOf(declared);
-        if (permits > override.rate()) {
+        String problem = override.problemWith(declared.spec());
+        if (problem != null) {
             logger.warn("Override [" + override + "] of rate limit '" + declared.name() + "' is not applied to "
-                    + declared.method() + ": its calls take " + permits + " permits, more than the rate");
+                    + declared.method() + ": " + problem);
             return declared;
         }
-        return declared.withLimit(override.spec(declared.spec().mode()), permits);
+        LimitSpec spec = override.spec(declared.spec());
+        long permits = override.permitsOf(declared);
+        if (permits > spec.capacity()) {
+            logger.warn("Override [" + override + "] of rate limit '" + declared.name() + "' is not applied to "
+                    + declared.method() + ": its calls take " + permits + " permits, more than "
+                    + (spec.capacity() == spec.rate() ? "the rate" : "the burst (" + spec.capacity() + ")"));
+            return declared;
+        }
+        return declared.withLimit(spec, permits);
     }
 
     /** The overrides in force, by limit name. */

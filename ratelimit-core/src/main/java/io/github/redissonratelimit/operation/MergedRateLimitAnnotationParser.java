@@ -11,7 +11,9 @@ import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.operation.RateLimitDeclaration.DeclaredWindow;
 
@@ -55,7 +57,9 @@ final class MergedRateLimitAnnotationParser implements RateLimitAnnotationParser
                 annotation.getString("message"), annotation.getEnum("onBackendError", BackendErrorPolicy.class),
                 text(annotation, "waitTimeout"), trimmed(annotation, "fallback"),
                 text(annotation, "condition"), text(annotation, "skipIf"), text(annotation, "cost"),
-                annotation.getBoolean("shadow"), text(annotation, "tier"), text(annotation, "chargeWhen"));
+                annotation.getBoolean("shadow"), text(annotation, "tier"), text(annotation, "chargeWhen"),
+                annotation.getEnum("algorithm", RateLimitAlgorithm.class), annotation.getLong("burst"),
+                annotation.getEnum("calendar", CalendarPeriod.class));
     }
 
     /** The text as written, or {@code null} when blank. */

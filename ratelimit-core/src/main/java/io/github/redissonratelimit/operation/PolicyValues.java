@@ -14,15 +14,26 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  * @param onBackendError what the limit does when Redis gives no decision; overrides the annotation's
  * @param shadow whether the limit only records what it would reject (shadow mode); overrides the annotation's
  * @param tiers values per tier ({@code @RateLimit(tier = ...)}), each overriding the policy's own rate, interval,
- * mode and permits for the calls of that tier; never null
+ * mode, permits and burst for the calls of that tier; never null
+ * @param algorithm the algorithm, burst, calendar period and zone; never null ({@link AlgorithmValues#NONE} when
+ * none is configured)
  */
 public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
-        BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers) {
+        BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers,
+        AlgorithmValues algorithm) {
 
-    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null, null, Map.of());
+    public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null, null, Map.of(),
+            AlgorithmValues.NONE);
 
     public PolicyValues {
         tiers = tiers == null ? Map.of() : Map.copyOf(tiers);
+        algorithm = algorithm == null ? AlgorithmValues.NONE : algorithm;
+    }
+
+    /** Values with the sliding window unless the defaults say otherwise. */
+    public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
+            BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers) {
+        this(rate, interval, mode, permits, enabled, onBackendError, shadow, tiers, AlgorithmValues.NONE);
     }
 
     public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
@@ -39,7 +50,10 @@ public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Lon
         this(rate, interval, mode, permits, enabled, null);
     }
 
-    /** The values of {@code tier}: its own where it sets them, this policy's otherwise; {@code null} when unknown. */
+    /**
+     * The values of {@code tier}: its own where it sets them, this policy's otherwise (its algorithm, calendar period
+     * and zone always this policy's: the tiers share the key's limiter); {@code null} when unknown.
+     */
     public PolicyValues forTier(String tier) {
         PolicyValues values = tiers.get(tier);
         if (values == null) {
@@ -48,7 +62,8 @@ public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Lon
         RateLimitMode tierMode = values.mode != null && values.mode != RateLimitMode.DEFAULT ? values.mode : mode;
         return new PolicyValues(values.rate != null ? values.rate : rate,
                 values.interval != null ? values.interval : interval, tierMode,
-                values.permits != null ? values.permits : permits, enabled, onBackendError, shadow, Map.of());
+                values.permits != null ? values.permits : permits, enabled, onBackendError, shadow, Map.of(),
+                algorithm.forTier(values.algorithm));
     }
 
     public boolean isDisabled() {

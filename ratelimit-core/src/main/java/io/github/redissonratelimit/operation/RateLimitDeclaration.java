@@ -5,16 +5,19 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 
 /**
  * What one annotation declares, before policies, defaults and validation. As in
  * {@link io.github.redissonratelimit.annotation.RateLimit}, 0 and {@code DEFAULT} mean not set; texts that
- * were not set are {@code null}; {@code shadow} is false when not set.
+ * were not set are {@code null}; {@code shadow} is false when not set; {@code calendar} is {@code NONE} when not set.
  */
 record RateLimitDeclaration(String name, String key, long rate, DeclaredWindow window, RateLimitMode mode,
         long permits, String message, BackendErrorPolicy onBackendError, String waitTimeout, String fallback,
-        String condition, String skipIf, String cost, boolean shadow, String tier, String chargeWhen) {
+        String condition, String skipIf, String cost, boolean shadow, String tier, String chargeWhen,
+        RateLimitAlgorithm algorithm, long burst, CalendarPeriod calendar) {
 
     /** The window as written: a duration text, or an interval in a unit; {@code null} text and 0 when not set. */
     record DeclaredWindow(String text, long interval, TimeUnit unit) {

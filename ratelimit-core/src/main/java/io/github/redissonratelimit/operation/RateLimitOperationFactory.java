@@ -12,6 +12,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.ValueExpression;
+import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.LimitedMethod.DefaultName;
 
@@ -44,8 +45,11 @@ final class RateLimitOperationFactory {
         for (RateLimitDeclaration declaration : declarations) {
             PolicyValues policy = policy(declaration.name(), method);
             if (policy == null || !policy.isDisabled()) {
-                operations.add(create(declaration, policy, declaration.name(), method, unnamed,
-                        tiers(declaration, policy, method, unnamed)));
+                // the limit's own values first, so that their errors name the policy rather than a tier
+                RateLimitOperation operation = create(declaration, policy, declaration.name(), method, unnamed, null);
+                Tiers tiers = tiers(declaration, policy, method, unnamed);
+                operations.add(tiers == null ? operation
+                        : create(declaration, policy, declaration.name(), method, unnamed, tiers));
             }
         }
         SharedLimiterCheck.requireDistinct(operations, method.description());
@@ -73,17 +77,14 @@ final class RateLimitOperationFactory {
         String declaredName = declaration.name();
         ValueResolver values = new ValueResolver(policyPath, policy, policies);
         Sourced<Long> rate = rate(declaration, values, description);
-        Sourced<Duration> interval = values.resolve("interval", PolicyValues::interval,
-                declaration.window().toDuration(description), Duration.ofSeconds(1));
-        if (interval.value().toMillis() <= 0) {
-            throw new InvalidRateLimitException(description, interval.origin(), "must be at least 1ms but was "
-                    + interval.value(), "Redis keeps time in milliseconds: use a window of at least 1ms", null);
-        }
+        AlgorithmResolver.Resolved window = AlgorithmResolver.resolve(declaration, policy, values, rate, description);
         Sourced<RateLimitMode> mode = mode(declaration, values, description);
+        LimitSpec spec = new LimitSpec(rate.value(), window.interval().value(), mode.value(), window.algorithm());
         ValueExpression cost = cost(declaration, policy, policyPath, method);
-        Sourced<Long> permits = cost != null ? null : permits(declaration, values, rate, description);
-        return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(),
-                        new LimitSpec(rate.value(), interval.value(), mode.value()))
+        Sourced<Long> permits = cost != null ? null
+                : permits(declaration, values, spec.capacity(), window.capacity(), description);
+        requireOneAlgorithm(tiers, spec, description);
+        return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(), spec)
                 .key(expressions.key(declaration.key(), method))
                 .permits(permits == null ? 1 : permits.value())
                 .cost(cost)
@@ -141,8 +142,12 @@ final class RateLimitOperationFactory {
         return mode == RateLimitMode.DEFAULT ? null : mode;
     }
 
-    private static Sourced<Long> permits(RateLimitDeclaration declaration, ValueResolver values, Sourced<Long> rate,
-            String description) {
+    /**
+     * @param capacity the most permits a call can take (the rate, or a token bucket's burst)
+     * @param capacityOrigin how errors name where the capacity comes from
+     */
+    private static Sourced<Long> permits(RateLimitDeclaration declaration, ValueResolver values, long capacity,
+            String capacityOrigin, String description) {
         if (declaration.permits() < 0) {
             throw new InvalidRateLimitException(description, "permits", "must be greater than 0 but was "
                     + declaration.permits(), "remove permits (a call takes 1) or set it to a positive number", null);
@@ -152,10 +157,10 @@ final class RateLimitOperationFactory {
             throw new InvalidRateLimitException(description, permits.origin(), "must be greater than 0 but was "
                     + permits.value(), "remove it (a call takes 1) or set it to a positive number", null);
         }
-        if (permits.value() > rate.value()) {
+        if (permits.value() > capacity) {
             throw new InvalidRateLimitException(description, permits.origin(), "(" + permits.value()
-                    + ") exceeds " + rate.origin() + " (" + rate.value() + "), so no call could ever be allowed",
-                    "lower permits or raise rate", null);
+                    + ") exceeds " + capacityOrigin + " (" + capacity + "), so no call could ever be allowed",
+                    "lower permits or raise " + capacityOrigin, null);
         }
         return permits;
     }
@@ -206,6 +211,26 @@ final class RateLimitOperationFactory {
             byTier.put(tier, create(declaration, policy.forTier(tier), name + ".tiers." + tier, method, unnamed, null));
         }
         return new Tiers(expressions.value(declaration.tier(), "tier", "@plans.planOf(#apiKey)", method), byTier);
+    }
+
+    /**
+     * The tiers share the key's limiter, so they must count it the same way: a tier may change the rate, interval
+     * and burst, not the algorithm (e.g. a tier's interval replacing a declared calendar period).
+     */
+    private static void requireOneAlgorithm(Tiers tiers, LimitSpec spec, String description) {
+        if (tiers == null) {
+            return;
+        }
+        tiers.operations().forEach((tier, operation) -> {
+            LimitAlgorithm algorithm = operation.spec().algorithm();
+            if (algorithm.type() != spec.algorithm().type() || algorithm.calendar() != spec.algorithm().calendar()
+                    || !algorithm.zone().equals(spec.algorithm().zone())) {
+                throw new InvalidRateLimitException(description, "tier", "'" + tier + "' counts with a "
+                        + algorithm + ", but the limit with a " + spec.algorithm() + ", and the tiers share the "
+                        + "key's limiter", "give the tier the limit's algorithm (a tier may change rate, interval "
+                                + "and burst, not the algorithm or calendar period)", null);
+            }
+        });
     }
 
     /** The policy's value (when it sets one other than DEFAULT) wins over the declaration's. */

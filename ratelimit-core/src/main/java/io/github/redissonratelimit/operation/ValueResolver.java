@@ -20,6 +20,23 @@ final class ValueResolver {
 
     /** @return the value, or {@code null} when nothing sets it and there is no built-in default */
     <T> Sourced<T> resolve(String attribute, Function<PolicyValues, T> property, T declared, T builtIn) {
+        Sourced<T> explicit = explicit(attribute, property, declared);
+        if (explicit != null) {
+            return explicit;
+        }
+        T fromDefaults = property.apply(policies.defaults());
+        if (fromDefaults != null) {
+            sources.add("defaults");
+            return new Sourced<>(fromDefaults, policies.describeDefault(attribute));
+        }
+        return builtIn == null ? null : new Sourced<>(builtIn, attribute);
+    }
+
+    /**
+     * The value the policy or the declaration sets, not the defaults: for a value another one implies unless set
+     * explicitly. {@code null} when neither sets it.
+     */
+    <T> Sourced<T> explicit(String attribute, Function<PolicyValues, T> property, T declared) {
         T fromPolicy = policy == null ? null : property.apply(policy);
         if (fromPolicy != null) {
             sources.add("policy");
@@ -29,12 +46,12 @@ final class ValueResolver {
             sources.add("annotation");
             return new Sourced<>(declared, attribute);
         }
-        T fromDefaults = property.apply(policies.defaults());
-        if (fromDefaults != null) {
-            sources.add("defaults");
-            return new Sourced<>(fromDefaults, policies.describeDefault(attribute));
-        }
-        return builtIn == null ? null : new Sourced<>(builtIn, attribute);
+        return null;
+    }
+
+    /** How errors name {@code attribute} of the policy, e.g. {@code ratelimit.policies.order-submit.interval}. */
+    String policyValue(String attribute) {
+        return policies.describePolicyValue(name, attribute);
     }
 
     /** Where the values came from: {@code annotation}, {@code policy}, {@code defaults}, joined by {@code +}. */

@@ -1,15 +1,19 @@
 package io.github.redissonratelimit.operation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 class LimitOverridesTest {
@@ -70,5 +74,48 @@ class LimitOverridesTest {
         assertThat(overrides.replaceAll(Map.of("b", override("b", 3, null)))).containsExactly("a");
         assertThat(overrides.replaceAll(Map.of("b", override("b", 3, null)))).isEmpty();
         assertThat(overrides.current()).containsOnlyKeys("b");
+    }
+
+    @Test
+    void anOverrideKeepsTheAlgorithmATokenBucketItsBurstAndTheBurstBoundsThePermits() {
+        RateLimitOperation bucket = RateLimitOperation.builder("Api.call()", "api", new LimitSpec(10,
+                Duration.ofSeconds(1), RateLimitMode.OVERALL, LimitAlgorithm.tokenBucket(50))).permits(20).build();
+        overrides.replaceAll(Map.of("api", override("api", 20, null)));
+        RateLimitOperation replaced = overrides.apply(List.of(bucket)).get(0);
+        assertThat(replaced.spec()).isEqualTo(new LimitSpec(20, Duration.ofSeconds(30), RateLimitMode.OVERALL,
+                LimitAlgorithm.tokenBucket(50)));
+
+        RateLimitOperation fixed = RateLimitOperation.builder("Api.fixed()", "fixed", new LimitSpec(10,
+                Duration.ofSeconds(1), RateLimitMode.PER_CLIENT, LimitAlgorithm.fixedWindow())).build();
+        overrides.replaceAll(Map.of("fixed", override("fixed", 3, null)));
+        assertThat(overrides.apply(List.of(fixed)).get(0).spec().algorithm()).isEqualTo(LimitAlgorithm.fixedWindow());
+
+        RateLimitOperation smallBucket = RateLimitOperation.builder("Api.small()", "small", new LimitSpec(10,
+                Duration.ofSeconds(1), RateLimitMode.OVERALL, LimitAlgorithm.tokenBucket(2))).build();
+        overrides.replaceAll(Map.of("small", override("small", 10, 5L)));
+        assertThat(overrides.apply(List.of(smallBucket)).get(0)).as("5 permits a call cannot fit a bucket of 2")
+                .isSameAs(smallBucket);
+    }
+
+    @Test
+    void anOverrideChangesTheRateOfACalendarQuotaButNotItsInterval() {
+        ZoneId berlin = ZoneId.of("Europe/Berlin");
+        LimitSpec daily = new LimitSpec(1000, Duration.ofDays(1), RateLimitMode.OVERALL,
+                LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, berlin));
+        RateLimitOperation quota = RateLimitOperation.builder("Api.daily()", "daily", daily).build();
+
+        LimitOverride rateOnly = new LimitOverride("daily", 50, Duration.ofDays(1), null, "ops", Instant.EPOCH);
+        assertThat(rateOnly.problemWith(daily)).isNull();
+        overrides.replaceAll(Map.of("daily", rateOnly));
+        assertThat(overrides.apply(List.of(quota)).get(0).spec()).isEqualTo(new LimitSpec(50, Duration.ofDays(1),
+                RateLimitMode.OVERALL, LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, berlin)));
+
+        LimitOverride hourly = new LimitOverride("daily", 50, Duration.ofHours(1), null, "ops", Instant.EPOCH);
+        assertThat(hourly.problemWith(daily)).contains("quota per DAY", "cannot change", "interval PT24H");
+        assertThatThrownBy(() -> hourly.spec(daily)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("quota per DAY");
+        overrides.replaceAll(Map.of("daily", hourly));
+        assertThat(overrides.apply(List.of(quota)).get(0)).as("not applied: the quota keeps its declared limit")
+                .isSameAs(quota);
     }
 }

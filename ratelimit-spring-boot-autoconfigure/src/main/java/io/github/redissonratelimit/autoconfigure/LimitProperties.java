@@ -63,10 +63,15 @@ public class LimitProperties {
         errors.require(rate == null || rate > 0, "rate", rate, "must be greater than 0");
         errors.require(interval == null || interval.toMillis() > 0, "interval", interval, "must be at least 1ms");
         errors.require(permits == null || permits > 0, "permits", permits, "must be greater than 0");
-        if (permits != null && rate != null && permits > rate) {
+        if (permits != null && rate != null && permits > rate && permitsBoundedByRate()) {
             errors.reject("permits", errors.name("permits") + " (" + permits + ") must not exceed " + errors.name("rate")
                     + " (" + rate + ")");
         }
+    }
+
+    /** Whether permits must not exceed the rate here: not where a token bucket's burst bounds them instead. */
+    boolean permitsBoundedByRate() {
+        return true;
     }
 
     /** As {@link #validate}, for {@code ratelimit.defaults.*}, where 'default' is no mode. */

@@ -1,12 +1,15 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 
-/** One named limit: {@code ratelimit.policies.<name>.*}. */
-public class PolicyProperties extends LimitProperties {
+/** One named limit: {@code ratelimit.policies.<name>.*}: the values of a tier, and those only a whole limit has. */
+public class PolicyProperties extends TierProperties {
 
     /**
      * Whether the limit applies; false lets the annotated methods run unlimited.
@@ -28,10 +31,29 @@ public class PolicyProperties extends LimitProperties {
 
     /**
      * Values per tier, for @RateLimit(name = "<name>", tier = "...") whose tier expression gives the tier's name:
-     * rate, interval, mode and permits, each falling back to this policy's own. A tier not listed uses this
+     * rate, interval, mode, permits and burst, each falling back to this policy's own (the algorithm is the policy's). A tier not listed uses this
      * policy's own values.
      */
-    private Map<String, LimitProperties> tiers = new LinkedHashMap<>();
+    private Map<String, TierProperties> tiers = new LinkedHashMap<>();
+
+    /**
+     * How the limit counts its permits: 'sliding-window', 'token-bucket' or 'fixed-window'; overrides
+     * @RateLimit(algorithm). Unset or 'default': the annotation decides (a calendar quota is a fixed window), else
+     * ratelimit.defaults.algorithm.
+     */
+    private RateLimitAlgorithm algorithm;
+
+    /**
+     * A quota per calendar period ('hour', 'day', 'week', 'month' or 'year', in zone) instead of an interval, for a
+     * fixed window; overrides @RateLimit(calendar) and replaces a declared interval. 'none': windows of the interval.
+     * Unset: the annotation decides.
+     */
+    private CalendarPeriod calendar;
+
+    /**
+     * Zone of the calendar quota's periods, e.g. Europe/Berlin. Unset: ratelimit.defaults.zone, else UTC.
+     */
+    private ZoneId zone;
 
     public boolean isEnabled() {
         return enabled;
@@ -57,17 +79,66 @@ public class PolicyProperties extends LimitProperties {
         this.shadow = shadow;
     }
 
-    public Map<String, LimitProperties> getTiers() {
+    public Map<String, TierProperties> getTiers() {
         return tiers;
     }
 
-    public void setTiers(Map<String, LimitProperties> tiers) {
+    public void setTiers(Map<String, TierProperties> tiers) {
         this.tiers = tiers;
+    }
+
+    public RateLimitAlgorithm getAlgorithm() {
+        return algorithm;
+    }
+
+    public void setAlgorithm(RateLimitAlgorithm algorithm) {
+        this.algorithm = algorithm;
+    }
+
+    public CalendarPeriod getCalendar() {
+        return calendar;
+    }
+
+    public void setCalendar(CalendarPeriod calendar) {
+        this.calendar = calendar;
+    }
+
+    public ZoneId getZone() {
+        return zone;
+    }
+
+    public void setZone(ZoneId zone) {
+        this.zone = zone;
     }
 
     @Override
     void validate(PropertyErrors errors) {
         super.validate(errors);
+        validateAlgorithm(errors);
         tiers.forEach((tier, values) -> errors.group("tiers[" + tier + "]", "tiers." + tier, values::validate));
+    }
+
+    /** What the policy alone shows cannot work; its combinations with the annotation are checked at startup. */
+    private void validateAlgorithm(PropertyErrors errors) {
+        boolean quota = calendar != null && calendar != CalendarPeriod.NONE;
+        if (getBurst() != null && algorithm != null && algorithm != RateLimitAlgorithm.DEFAULT
+                && algorithm != RateLimitAlgorithm.TOKEN_BUCKET) {
+            errors.reject("burst", errors.name("burst") + " is set, but " + errors.name("algorithm") + " is "
+                    + algorithm + ": only a token bucket has a burst; set algorithm to token-bucket or remove burst");
+        }
+        if (quota && algorithm != null && algorithm != RateLimitAlgorithm.DEFAULT
+                && algorithm != RateLimitAlgorithm.FIXED_WINDOW) {
+            errors.reject("calendar", errors.name("calendar") + " is set, but " + errors.name("algorithm") + " is "
+                    + algorithm + ": only a fixed window follows the calendar; set algorithm to fixed-window (or "
+                    + "leave it unset), or remove calendar");
+        }
+        if (quota && getInterval() != null) {
+            errors.reject("interval", errors.name("interval") + " is set together with " + errors.name("calendar")
+                    + ", but a calendar quota's window is its period; remove one of them");
+        }
+        if (zone != null && calendar == CalendarPeriod.NONE) {
+            errors.reject("zone", errors.name("zone") + " is set, but " + errors.name("calendar") + " is none: "
+                    + "only a calendar quota has a zone; remove zone");
+        }
     }
 }

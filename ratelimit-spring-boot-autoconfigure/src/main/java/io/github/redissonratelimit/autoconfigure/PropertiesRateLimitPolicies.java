@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.redissonratelimit.operation.AlgorithmValues;
 import io.github.redissonratelimit.operation.PolicyValues;
 import io.github.redissonratelimit.operation.RateLimitPolicies;
 
@@ -24,16 +25,18 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
         }
         Map<String, PolicyValues> tiers = new LinkedHashMap<>();
         policy.getTiers().forEach((tier, values) -> tiers.put(tier, new PolicyValues(values.getRate(),
-                values.getInterval(), values.getMode(), values.getPermits(), null)));
+                values.getInterval(), values.getMode(), values.getPermits(), null, null, null, Map.of(),
+                new AlgorithmValues(null, values.getBurst(), null, null))));
         return new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(), policy.getPermits(),
-                policy.isEnabled(), policy.getOnBackendError(), policy.getShadow(), tiers);
+                policy.isEnabled(), policy.getOnBackendError(), policy.getShadow(), tiers,
+                new AlgorithmValues(policy.getAlgorithm(), policy.getBurst(), policy.getCalendar(), policy.getZone()));
     }
 
     @Override
     public PolicyValues defaults() {
-        LimitProperties defaults = properties.getDefaults();
+        DefaultsProperties defaults = properties.getDefaults();
         return new PolicyValues(defaults.getRate(), defaults.getInterval(), defaults.getMode(), defaults.getPermits(),
-                null);
+                null, null, null, Map.of(), new AlgorithmValues(defaults.getAlgorithm(), null, null, defaults.getZone()));
     }
 
     @Override

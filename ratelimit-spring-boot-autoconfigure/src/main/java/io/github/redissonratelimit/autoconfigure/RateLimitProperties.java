@@ -90,7 +90,7 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
      * Values for every limit that neither its policy nor its annotation sets.
      */
     @NestedConfigurationProperty
-    private final LimitProperties defaults = new LimitProperties();
+    private final DefaultsProperties defaults = new DefaultsProperties();
 
     /**
      * Whether every @RateLimit that declares a name must have a policy under ratelimit.policies.<name>; a missing
@@ -211,7 +211,7 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
         this.routeFilterOrder = routeFilterOrder;
     }
 
-    public LimitProperties getDefaults() {
+    public DefaultsProperties getDefaults() {
         return defaults;
     }
 

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.gateway;
 
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,21 +17,23 @@ import org.springframework.http.HttpHeaders;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
-import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import reactor.core.publisher.Mono;
 
 /**
  * A Spring Cloud Gateway {@code RateLimiter} for the {@code RequestRateLimiter} filter that decides on the
- * redisson-ratelimit decision stack: a sliding window stamped with Redis's clock, the outage policy, live reset and
- * override by the route's limit name, metrics and the IETF {@code RateLimit} headers. Each route's limit comes from
- * the filter's arguments ({@code redisson-rate-limiter.rate}, {@code .interval}, ...) or from
+ * redisson-ratelimit decision stack: a sliding window, a token bucket or fixed windows (also per calendar period)
+ * stamped with Redis's clock, the outage policy, live reset and override by the route's limit name, metrics and the
+ * IETF {@code RateLimit} headers. Each route's limit comes from
+ * the filter's arguments ({@code redisson-rate-limiter.rate}, {@code .interval}, {@code .algorithm}, ...) or from
  * {@link #getConfig()}; the key is what the filter's {@code KeyResolver} gives.
  */
 public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteRateLimiter.Config> {
@@ -99,7 +102,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         RateLimitOperation operation = operations.get(key);
         if (operation == null) {
             operation = operations.computeIfAbsent(key, ignored -> {
-                RateLimitOperation built = current.operation(routeId);
+                RateLimitOperation built = GatewayLimit.operation(current, routeId);
                 declare.accept(List.of(built));
                 return built;
             });
@@ -119,6 +122,12 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         private RateLimitMode mode = RateLimitMode.OVERALL;
         private BackendErrorPolicy onBackendError = BackendErrorPolicy.DEFAULT;
         private boolean shadow;
+        private RateLimitAlgorithm algorithm = RateLimitAlgorithm.DEFAULT;
+        /** 0: the rate. */
+        private long burst;
+        private CalendarPeriod calendar = CalendarPeriod.NONE;
+        /** Null: UTC. */
+        private ZoneId zone;
         private String tier;
         private Map<String, Config> tiers = new java.util.LinkedHashMap<>();
         private volatile Expression tierExpression;
@@ -142,24 +151,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
 
         /** This limit with the values {@code tiers.<tier>} sets. */
         Config forTier(String tierName) {
-            Config values = tiers.get(tierName);
-            return new Config().setName(name).setRate(values.rate > 0 ? values.rate : rate)
-                    .setInterval(values.interval != null ? values.interval : interval)
-                    .setPermits(values.permits > 0 ? values.permits : permits).setMode(mode)
-                    .setOnBackendError(onBackendError).setShadow(shadow);
-        }
-
-        RateLimitOperation operation(String routeId) {
-            String limitName = name != null && !name.isBlank() ? name : routeId;
-            Duration window = interval == null ? Duration.ofSeconds(1) : interval;
-            long taken = permits == 0 ? 1 : permits;
-            if (rate < 1 || taken < 1 || taken > rate || window.toMillis() < 1) {
-                throw new IllegalArgumentException("Route '" + routeId + "': " + CONFIGURATION_PROPERTY_NAME
-                        + " needs rate >= 1, 1 <= permits <= rate and an interval of at least 1ms, but has " + this);
-            }
-            return RateLimitOperation.builder("gateway route '" + routeId + "'", limitName,
-                    new LimitSpec(rate, window, mode)).permits(taken).displayName(limitName)
-                    .source("gateway route " + routeId).backendErrorPolicy(onBackendError).shadow(shadow).build();
+            return GatewayLimit.forTier(this, tiers.get(tierName));
         }
 
         public String getName() {
@@ -226,6 +218,49 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             return this;
         }
 
+        public RateLimitAlgorithm getAlgorithm() {
+            return algorithm;
+        }
+
+        /**
+         * How the route's limit counts: sliding window, token bucket or fixed window; {@code DEFAULT}: a fixed
+         * window for a {@link #setCalendar calendar} quota, else the sliding window. The tiers share it.
+         */
+        public Config setAlgorithm(RateLimitAlgorithm algorithm) {
+            this.algorithm = algorithm;
+            return this;
+        }
+
+        public long getBurst() {
+            return burst;
+        }
+
+        /** The size of a token bucket; 0 (the default): the rate. Only with the token bucket. */
+        public Config setBurst(long burst) {
+            this.burst = burst;
+            return this;
+        }
+
+        public CalendarPeriod getCalendar() {
+            return calendar;
+        }
+
+        /** A quota per calendar period (a fixed window) instead of an interval; {@code NONE} (the default): none. */
+        public Config setCalendar(CalendarPeriod calendar) {
+            this.calendar = calendar;
+            return this;
+        }
+
+        public ZoneId getZone() {
+            return zone;
+        }
+
+        /** The zone of the calendar quota's periods; null (the default): UTC. */
+        public Config setZone(ZoneId zone) {
+            this.zone = zone;
+            return this;
+        }
+
         public String getTier() {
             return tier;
         }
@@ -244,7 +279,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             return tiers;
         }
 
-        /** The rate, interval and permits of each tier, each unset one this limit's own. */
+        /** The rate, interval, permits and burst of each tier, each unset one this limit's own. */
         public Config setTiers(Map<String, Config> tiers) {
             this.tiers = tiers;
             return this;
@@ -253,7 +288,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         @Override
         public String toString() {
             return "[name=" + name + ", rate=" + rate + ", interval=" + interval + ", permits=" + permits + ", mode="
-                    + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + ", tier=" + tier + ", tiers="
+                    + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + ", algorithm=" + algorithm
+                    + ", burst=" + burst + ", calendar=" + calendar + ", zone=" + zone + ", tier=" + tier + ", tiers="
                     + tiers + "]";
         }
     }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.springframework.boot.convert.DurationStyle;
 
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -12,7 +13,7 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
  * limit they change before anything is written, so that a wrong one is refused naming its field and the rule.
  *
  * @param rate permits per interval, at least 1
- * @param interval at least 1 ms
+ * @param interval at least 1 ms; for a calendar quota, its period's longest (an override changes its rate only)
  * @param permits permits per call from 1 to the rate, or {@code null} to keep each method's own
  */
 record OverrideRequest(long rate, Duration interval, Long permits) {
@@ -25,7 +26,14 @@ record OverrideRequest(long rate, Duration interval, Long permits) {
      */
     static OverrideRequest of(String rate, String interval, String permits, List<RateLimitOperation> operations) {
         long parsedRate = wholeNumber("rate", rate, 1, Long.MAX_VALUE, "must be a whole number of at least 1");
-        Duration parsedInterval = duration(interval);
+        CalendarPeriod calendar = operations.stream().map(operation -> operation.spec().algorithm().calendar())
+                .filter(period -> period != CalendarPeriod.NONE).findFirst().orElse(CalendarPeriod.NONE);
+        Duration parsedInterval = calendar != CalendarPeriod.NONE && (interval == null || interval.isBlank())
+                ? calendar.longest() : duration(interval);
+        if (calendar != CalendarPeriod.NONE && !parsedInterval.equals(calendar.longest())) {
+            throw RefusedWrite.field("interval", interval, "cannot be overridden: the limit is a quota per "
+                    + calendar + ", whose window is the period; leave interval out to override the rate only");
+        }
         Long parsedPermits = permits == null ? null : wholeNumber("permits", permits, 1, parsedRate,
                 "must be a whole number from 1 to the rate (" + parsedRate + ")");
         if (parsedPermits == null) {

@@ -39,8 +39,8 @@ import io.github.redissonratelimit.operation.Tiers;
  * <li>{@code DELETE /actuator/ratelimits/{name}/{key}} resets one caller; a key that is not a plain path (or is
  * the word {@code override}) is given as a parameter instead: {@code DELETE /actuator/ratelimits/{name}?key=...};</li>
  * <li>{@code DELETE /actuator/ratelimits/{name}} resets every caller of the limit;</li>
- * <li>{@code POST /actuator/ratelimits/{name}} with {@code rate}, {@code interval} ({@code 30s}, {@code PT1M})
- * and optionally {@code permits} overrides the limit on every instance;</li>
+ * <li>{@code POST /actuator/ratelimits/{name}} with {@code rate}, {@code interval} ({@code 30s}, {@code PT1M};
+ * none for a calendar quota, whose period stays) and optionally {@code permits} overrides it on every instance;</li>
  * <li>{@code DELETE /actuator/ratelimits/{name}/override} removes the override: the one path segment
  * {@code override} is reserved for it.</li>
  * </ul>

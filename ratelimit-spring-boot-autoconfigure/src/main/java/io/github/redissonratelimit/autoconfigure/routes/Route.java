@@ -42,7 +42,7 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
     /**
      * The limit this request takes, or null when its cost is 0.
      * @throws RateLimitKeyException when the key is null or blank, or its expression fails
-     * @throws RateLimitCostException when the cost is not a whole number from 0 to the rate
+     * @throws RateLimitCostException when the cost is not a whole number from 0 to the rate (a token bucket's burst)
      * @throws RateLimitConditionException when the tier expression fails
      */
     KeyedLimit limitFor(RouteRequest request) {
@@ -119,10 +119,11 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
         Long permits = value instanceof Number number && number.doubleValue() == number.longValue()
                 ? Long.valueOf(number.longValue())
                 : value instanceof String text && text.matches("-?\\d{1,18}") ? Long.valueOf(text) : null;
-        if (permits == null || permits < 0 || permits > limit.spec().rate()) {
+        if (permits == null || permits < 0 || permits > limit.spec().capacity()) {
             throw new RateLimitCostException(limit.method(), cost.source(), limit.name(), limit.displayName(), permits,
-                    "gave " + (permits == null ? "no whole number" : permits) + " for a rate of " + limit.spec().rate(),
-                    null);
+                    "gave " + (permits == null ? "no whole number" : permits) + " for "
+                            + (limit.spec().capacity() == limit.spec().rate() ? "a rate of " : "a burst of ")
+                            + limit.spec().capacity(), null);
         }
         return permits;
     }

@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.autoconfigure.routes;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,13 +15,10 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
-import io.github.redissonratelimit.annotation.BackendErrorPolicy;
-import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.autoconfigure.LimitProperties;
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.autoconfigure.PolicyProperties;
 import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
-import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -42,7 +38,7 @@ public final class RouteTable {
 
     /** The enabled routes of {@code properties}, in their order; {@code defaults} fill in what a route leaves out. */
     public static RouteTable of(Map<String, RouteProperties> properties, Map<String, PolicyProperties> policies,
-            LimitProperties defaults) {
+            DefaultsProperties defaults) {
         List<Route> routes = new ArrayList<>();
         properties.forEach((name, route) -> {
             if (route.isEnabled()) {
@@ -114,7 +110,7 @@ public final class RouteTable {
         }
     }
 
-    private static Route compile(String name, RouteProperties route, LimitProperties defaults, String policy) {
+    private static Route compile(String name, RouteProperties route, DefaultsProperties defaults, String policy) {
         String prefix = "ratelimit.routes." + name + ".";
         List<PathPattern> paths = new ArrayList<>();
         for (int i = 0; i < route.getPaths().size(); i++) {
@@ -137,11 +133,12 @@ public final class RouteTable {
             methods.add(method);
         }
         String description = "route '" + name + "' " + (methods.isEmpty() ? "" : methods + " ") + route.getPaths();
-        RateLimitOperation operation = operation(name, description, prefix, route, route, defaults, policy);
+        RateLimitOperation operation = RouteLimits.operation(name, description, prefix, route, route, defaults,
+                defaults, policy);
         Map<String, RateLimitOperation> tiers = new LinkedHashMap<>();
-        route.getTiers().forEach((tier, values) -> tiers.put(tier,
-                operation(name, description + " tier '" + tier + "'", prefix + "tiers." + tier + ".", route, values,
-                        merged(route, defaults), policy)));
+        route.getTiers().forEach((tier, values) -> tiers.put(tier, RouteLimits.operation(name, description + " tier '"
+                + tier + "'", prefix + "tiers." + tier + ".", route, values, RouteLimits.merged(route, defaults),
+                defaults, policy)));
         if (!tiers.isEmpty() && route.getTier() == null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "tiers", tiers.keySet(),
                     "tiers are configured but no " + prefix + "tier expression picks one");
@@ -173,52 +170,18 @@ public final class RouteTable {
         merged.setMessage(route.getMessage());
         merged.setTiers(route.getTiers().isEmpty() ? policy.getTiers() : route.getTiers());
         merged.setRate(route.getRate() != null ? route.getRate() : policy.getRate());
-        merged.setInterval(route.getInterval() != null ? route.getInterval() : policy.getInterval());
         merged.setMode(route.getMode() != null ? route.getMode() : policy.getMode());
         merged.setPermits(route.getPermits() != null ? route.getPermits() : policy.getPermits());
         merged.setOnBackendError(route.getOnBackendError() != null ? route.getOnBackendError()
                 : policy.getOnBackendError());
         merged.setShadow(route.getShadow() != null ? route.getShadow() : policy.getShadow());
+        merged.setAlgorithm(route.getAlgorithm() != null ? route.getAlgorithm() : policy.getAlgorithm());
+        merged.setBurst(route.getBurst() != null ? route.getBurst() : policy.getBurst());
+        merged.setZone(route.getZone() != null ? route.getZone() : policy.getZone());
+        // the window is one value given as an interval or a calendar period: the route's replaces the policy's
+        boolean routeWindow = route.getInterval() != null || route.getCalendar() != null;
+        merged.setInterval(routeWindow ? route.getInterval() : policy.getInterval());
+        merged.setCalendar(routeWindow ? route.getCalendar() : policy.getCalendar());
         return merged;
-    }
-
-    /** The route's own values over the defaults: what a tier falls back to. */
-    private static LimitProperties merged(RouteProperties route, LimitProperties defaults) {
-        LimitProperties merged = new LimitProperties();
-        merged.setRate(route.getRate() != null ? route.getRate() : defaults.getRate());
-        merged.setInterval(route.getInterval() != null ? route.getInterval() : defaults.getInterval());
-        merged.setMode(route.getMode() != null ? route.getMode() : defaults.getMode());
-        merged.setPermits(route.getPermits() != null ? route.getPermits() : defaults.getPermits());
-        return merged;
-    }
-
-    private static RateLimitOperation operation(String name, String description, String prefix, RouteProperties route,
-            LimitProperties values, LimitProperties fallback, String policy) {
-        Long rate = values.getRate() != null ? values.getRate() : fallback.getRate();
-        if (rate == null) {
-            throw new InvalidConfigurationPropertyValueException(prefix + "rate", null,
-                    "a route needs a rate (or ratelimit.defaults.rate); set e.g. " + prefix + "rate=100");
-        }
-        Duration interval = values.getInterval() != null ? values.getInterval()
-                : fallback.getInterval() != null ? fallback.getInterval() : Duration.ofSeconds(1);
-        RateLimitMode mode = values.getMode() != null && values.getMode() != RateLimitMode.DEFAULT ? values.getMode()
-                : fallback.getMode() != null && fallback.getMode() != RateLimitMode.DEFAULT ? fallback.getMode()
-                : RateLimitMode.OVERALL;
-        Long permits = values.getPermits() != null ? values.getPermits() : fallback.getPermits();
-        if (permits != null && route.getCost() != null && values.getPermits() != null) {
-            throw new InvalidConfigurationPropertyValueException(prefix + "permits", permits,
-                    "set together with cost: use either a fixed permits or a cost expression");
-        }
-        long taken = permits == null ? 1 : permits;
-        if (taken > rate) {
-            throw new InvalidConfigurationPropertyValueException(prefix + "permits", taken,
-                    "more than the rate " + rate + ": no request could ever pass");
-        }
-        BackendErrorPolicy onBackendError = route.getOnBackendError() == null ? BackendErrorPolicy.DEFAULT
-                : route.getOnBackendError();
-        return RateLimitOperation.builder(description, name, new LimitSpec(rate, interval, mode)).permits(taken)
-                .message(route.getMessage() == null ? "Too many requests" : route.getMessage())
-                .source("ratelimit.routes." + name).displayName(name).backendErrorPolicy(onBackendError)
-                .shadow(Boolean.TRUE.equals(route.getShadow())).policyName(policy).build();
     }
 }

@@ -12,7 +12,6 @@ import java.util.StringJoiner;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.autoconfigure.RateLimitHeaderStyle;
-import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
@@ -25,14 +24,19 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * RateLimit-Policy: "OrderController.submit";q=5;w=60, "orders-hourly";q=100;w=3600
  * RateLimit: "OrderController.submit";r=0;t=42
  * </pre>
+ * {@code q} and {@code w} depend on the algorithm ({@link QuotaPolicy}): the rate and the interval for sliding and
+ * fixed windows, the burst and the time to refill it for a token bucket, the rate alone for a calendar quota.
  * {@code w} is left out for a window that is not a whole number of seconds. {@code RateLimit} lists
  * the limits whose remaining permits are known: a rejection ({@code r} the permits left, which a call refused
  * for its cost may leave, else 0; {@code t} the retry time, the same value as {@code Retry-After}), or an allowed
  * call when remaining permits are reported (the default): the Redis backend's decisions carry them, other
- * backends' are read after the decision.
+ * backends' are read after the decision. {@code r} and {@code t} are what the limiter reports: for a sliding window
+ * the permits free now and the time until the next grant leaves the window, for a token bucket the whole tokens in
+ * the bucket and the time until the next one arrives (none when it is full), for a fixed window the permits left in
+ * the current window and the time until it ends.
  *
  * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
- * permits left, else the first: {@code X-RateLimit-Limit} (its rate), {@code X-RateLimit-Remaining} and
+ * permits left, else the first: {@code X-RateLimit-Limit} (its {@code q}), {@code X-RateLimit-Remaining} and
  * {@code X-RateLimit-Reset} (seconds) when known.
  */
 public final class RateLimitHeaders {
@@ -81,9 +85,7 @@ public final class RateLimitHeaders {
         for (ResponseLimits.Entry entry : entries) {
             RateLimitOutcome outcome = entry.outcome();
             String item = sfString(outcome.displayName());
-            LimitSpec limit = outcome.limit();
-            long millis = limit.interval().toMillis();
-            policies.add(item + ";q=" + limit.rate() + (millis % 1000 == 0 ? ";w=" + millis / 1000 : ""));
+            policies.add(item + QuotaPolicy.parameters(outcome.limit()));
             Remaining left = remaining(entry);
             if (left != null) {
                 limits.add(item + ";r=" + left.permits() + (left.resetSeconds() > 0 ? ";t=" + left.resetSeconds() : ""));
@@ -101,7 +103,7 @@ public final class RateLimitHeaders {
         ResponseLimits.Entry tightest = rejected.orElseGet(() -> all.stream().filter(entry -> remaining(entry) != null)
                 .min(Comparator.comparingLong(entry -> remaining(entry).permits()))
                 .orElse(all.get(0)));
-        headers.put(legacyLimitHeader, Long.toString(tightest.outcome().limit().rate()));
+        headers.put(legacyLimitHeader, Long.toString(QuotaPolicy.quota(tightest.outcome().limit())));
         Remaining left = remaining(tightest);
         if (left != null) {
             headers.put(legacyRemainingHeader, Long.toString(left.permits()));

@@ -1,0 +1,83 @@
+package io.github.redissonratelimit.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.convert.ApplicationConversionService;
+
+import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+
+/** Pure logic: a gateway route's algorithm, burst, calendar period and zone, as its filter arguments bind them. */
+class GatewayLimitTest {
+
+    private static RedissonRouteRateLimiter.Config bind(Map<String, String> arguments) {
+        return new Binder(java.util.List.of(new MapConfigurationPropertySource(arguments)), null,
+                ApplicationConversionService.getSharedInstance())
+                .bind("redisson-rate-limiter", Bindable.of(RedissonRouteRateLimiter.Config.class)).get();
+    }
+
+    @Test
+    void filterArgumentsChooseTheAlgorithm() {
+        RedissonRouteRateLimiter.Config bucket = bind(Map.of("redisson-rate-limiter.rate", "10",
+                "redisson-rate-limiter.algorithm", "token-bucket", "redisson-rate-limiter.burst", "40",
+                "redisson-rate-limiter.permits", "30", "redisson-rate-limiter.tiers.gold.burst", "400"));
+        RateLimitOperation operation = GatewayLimit.operation(bucket, "search");
+        assertThat(operation.spec()).isEqualTo(new LimitSpec(10, Duration.ofSeconds(1), RateLimitMode.OVERALL,
+                LimitAlgorithm.tokenBucket(40)));
+        assertThat(operation.permits()).isEqualTo(30);
+        assertThat(GatewayLimit.operation(bucket.forTier("gold"), "search").spec().algorithm())
+                .isEqualTo(LimitAlgorithm.tokenBucket(400));
+
+        RedissonRouteRateLimiter.Config monthly = bind(Map.of("redisson-rate-limiter.rate", "1000",
+                "redisson-rate-limiter.calendar", "month", "redisson-rate-limiter.zone", "Europe/Berlin"));
+        assertThat(GatewayLimit.operation(monthly, "reports").spec()).isEqualTo(new LimitSpec(1000,
+                Duration.ofDays(31), RateLimitMode.OVERALL,
+                LimitAlgorithm.fixedWindow(CalendarPeriod.MONTH, ZoneId.of("Europe/Berlin"))));
+
+        assertThat(GatewayLimit.operation(new RedissonRouteRateLimiter.Config().setRate(5)
+                .setAlgorithm(RateLimitAlgorithm.FIXED_WINDOW).setInterval(Duration.ofMinutes(1)), "r").spec()
+                .algorithm()).isEqualTo(LimitAlgorithm.fixedWindow());
+        assertThat(GatewayLimit.operation(new RedissonRouteRateLimiter.Config().setRate(5), "r").spec().algorithm())
+                .isEqualTo(LimitAlgorithm.SLIDING_WINDOW);
+    }
+
+    @Test
+    void argumentsThatCannotWorkAreRefusedNamingTheArgument() {
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setBurst(10),
+                "redisson-rate-limiter.burst is set, but algorithm is SLIDING_WINDOW: only a token bucket has a burst");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setCalendar(CalendarPeriod.DAY)
+                .setAlgorithm(RateLimitAlgorithm.TOKEN_BUCKET), "redisson-rate-limiter.calendar is DAY, but algorithm "
+                        + "is TOKEN_BUCKET: only a fixed window follows the calendar");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setCalendar(CalendarPeriod.DAY)
+                .setInterval(Duration.ofHours(1)), "redisson-rate-limiter.interval is set together with calendar DAY");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setZone(ZoneId.of("UTC")),
+                "redisson-rate-limiter.zone is set, but only a calendar quota has a zone");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(10).setAlgorithm(RateLimitAlgorithm.TOKEN_BUCKET)
+                .setBurst(2).setPermits(3), "redisson-rate-limiter.permits must be from 1 to the burst (2) but was 3");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(2).setPermits(3),
+                "redisson-rate-limiter.permits must be from 1 to the rate (2) but was 3");
+        assertRefused(new RedissonRouteRateLimiter.Config(), "redisson-rate-limiter.rate must be at least 1 but was 0");
+        RedissonRouteRateLimiter.Config daily = new RedissonRouteRateLimiter.Config().setRate(5)
+                .setCalendar(CalendarPeriod.DAY).setTier("'gold'")
+                .setTiers(Map.of("gold", new RedissonRouteRateLimiter.Config().setInterval(Duration.ofHours(1))));
+        assertRefused(daily.forTier("gold"), "redisson-rate-limiter.interval is set together with calendar DAY");
+    }
+
+    private static void assertRefused(RedissonRouteRateLimiter.Config config, String message) {
+        assertThatThrownBy(() -> GatewayLimit.operation(config, "route-1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Route 'route-1': ").hasMessageContaining(message);
+    }
+}
