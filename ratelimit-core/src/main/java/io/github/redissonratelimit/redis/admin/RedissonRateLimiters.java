@@ -160,9 +160,15 @@ public final class RedissonRateLimiters implements RateLimiters {
         String limit = operations.get(0).name();
         LimitOverride override = new LimitOverride(limit, rate, interval, permits, actor, Instant.now());
         for (RateLimitOperation operation : operations) {
-            if (override.permitsOf(operation) > rate) {
-                throw new IllegalArgumentException("A rate of " + rate + " is below the " + operation.permits()
-                        + " permits each call of " + operation.method() + " takes: give permits too, or a higher rate");
+            String problem = override.problemWith(operation.spec());
+            if (problem != null) {
+                throw new IllegalArgumentException(problem);
+            }
+            long capacity = override.spec(operation.spec()).capacity();
+            if (override.permitsOf(operation) > capacity) {
+                throw new IllegalArgumentException("A " + (capacity == rate ? "rate" : "burst") + " of " + capacity
+                        + " is below the " + operation.permits() + " permits each call of " + operation.method()
+                        + " takes: give permits too, or a higher rate");
             }
         }
         LimitOverride before = inForce.current().get(limit);
