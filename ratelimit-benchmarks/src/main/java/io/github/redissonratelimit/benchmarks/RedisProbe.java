@@ -43,6 +43,29 @@ record RedisProbe(String host, int port) {
         }
     }
 
+    /** Every key that matches the glob {@code pattern}, by {@code SCAN}. */
+    java.util.List<String> keys(String pattern) {
+        try (RespClient client = new RespClient(host, port)) {
+            java.util.List<String> keys = new java.util.ArrayList<>();
+            String cursor = "0";
+            do {
+                java.util.List<Object> reply = client.list("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+                cursor = reply.get(0).toString();
+                ((java.util.List<?>) reply.get(1)).forEach(key -> keys.add(key.toString()));
+            }
+            while (!cursor.equals("0"));
+            return keys;
+        }
+    }
+
+    /** Redis's clock ({@code TIME}), in microseconds since the epoch. */
+    long timeMicros() {
+        try (RespClient client = new RespClient(host, port)) {
+            java.util.List<Object> time = client.list("TIME");
+            return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
+        }
+    }
+
     String encoding(String key) {
         try (RespClient client = new RespClient(host, port)) {
             return client.string("OBJECT", "ENCODING", key);

@@ -1,0 +1,131 @@
+package io.github.redissonratelimit.benchmarks;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The report's section on the limiting algorithms ({@link AlgorithmScenario}) and their goals. */
+final class AlgorithmReport {
+
+    /** A token bucket decision's Redis time and memory, a fixed window decision's Redis time: the goals. */
+    static final double TOKEN_BUCKET_MICROS = 6;
+    static final long TOKEN_BUCKET_BYTES = 100;
+    static final double FIXED_WINDOW_MICROS = 3;
+
+    static final String COMMAND = "./mvnw -q -pl ratelimit-benchmarks -am -DskipTests package exec:exec "
+            + "-Dbenchmark.args=\"--only algorithms\"";
+
+    private AlgorithmReport() {
+    }
+
+    static void render(StringBuilder md, Results results) {
+        md.append("\n## Algorithms\n\n");
+        md.append("Sliding window (the default), token bucket and fixed window, each decided by this project's Redis "
+                + "backend without the local rejection cache in front. These sections alone (no report written, they "
+                + "are printed; the chart is written) run with:\n\n```bash\n").append(COMMAND).append("\n```\n");
+        time(md, results);
+        memory(md, results);
+        bursts(md, results);
+    }
+
+    private static void time(StringBuilder md, Results results) {
+        Settings settings = results.settings;
+        md.append("\n### Redis time per decision, by algorithm\n\n");
+        md.append(String.format(Locale.ROOT, "Measured as in [Redis time per decision](#redis-time-per-decision): %,d "
+                + "decisions in flight over %d users, %d rounds of %d ms, the six loads interleaved; medians over the "
+                + "rounds. Allowed: limits of %,d per second (a token bucket as large) that no run reaches. Rejected: "
+                + "limits of 1 per day, taken. Redis µs: INFO commandstats `usec` of the script calls, per decision.\n\n",
+                RedisTimeScenario.IN_FLIGHT, Users.COUNT, settings.redisTimeRounds(), settings.redisTimeRun().toMillis(),
+                Limits.GENEROUS_RATE));
+        md.append("| algorithm | Redis µs per allowed decision | Redis µs per rejected decision | allowed decisions/s "
+                + "| Redis CPU | allowed decisions per Redis core second | rejected decisions per Redis core second |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for (Algorithms algorithm : Algorithms.values()) {
+            RedisTimeScenario.Result allowed = find(results, algorithm, true);
+            RedisTimeScenario.Result rejected = find(results, algorithm, false);
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %,.0f | %.0f %% | %,.0f | %,.0f |\n",
+                    algorithm.label(), allowed.micros(), rejected.micros(), allowed.perSecond(),
+                    allowed.redisCpuShare() * 100, allowed.perRedisCpuSecond(), rejected.perRedisCpuSecond()));
+        }
+        double bucket = slowest(results, Algorithms.TOKEN_BUCKET);
+        double window = slowest(results, Algorithms.FIXED_WINDOW);
+        md.append(String.format(Locale.ROOT, "\nGoals: Redis time per token bucket decision ≤ %.0f µs: **%.1f µs** %s; "
+                + "per fixed window decision ≤ %.0f µs: **%.1f µs** %s (the slower of allowed and rejected).\n",
+                TOKEN_BUCKET_MICROS, bucket, bucket <= TOKEN_BUCKET_MICROS ? "✔" : "✘", FIXED_WINDOW_MICROS, window,
+                window <= FIXED_WINDOW_MICROS ? "✔" : "✘"));
+    }
+
+    private static void memory(StringBuilder md, Results results) {
+        List<Long> rates = results.algorithmMemory.stream().map(AlgorithmMemory.Result::rate).distinct().toList();
+        md.append("\n### Memory per limiter, by algorithm\n\n");
+        md.append("`rate` permits per hour (a token bucket of `rate`), taken in grants of one until one is refused; "
+                + "then `MEMORY USAGE <key> SAMPLES 0` summed over every key of the limiter. Its keys are named "
+                + "`rate_limit:{memory:<algorithm>:<rate>}` and suffixes: the name is part of each key's cost.\n\n");
+        md.append("| algorithm | keys |");
+        rates.forEach(rate -> md.append(String.format(Locale.ROOT, " bytes at rate %,d |", rate)));
+        md.append("\n| --- | --- |");
+        rates.forEach(rate -> md.append(" ---: |"));
+        md.append("\n");
+        for (Algorithms algorithm : Algorithms.values()) {
+            List<AlgorithmMemory.Result> rows = results.algorithmMemory.stream()
+                    .filter(result -> result.algorithm() == algorithm).toList();
+            md.append("| ").append(algorithm.label()).append(" | ").append(keys(rows.get(rows.size() - 1))).append(" |");
+            rows.forEach(row -> md.append(String.format(Locale.ROOT, " %,d |", row.bytes())));
+            md.append("\n");
+        }
+        long largest = results.algorithmMemory.stream().filter(row -> row.algorithm() == Algorithms.TOKEN_BUCKET)
+                .mapToLong(AlgorithmMemory.Result::bytes).max().orElseThrow();
+        md.append(String.format(Locale.ROOT, "\nGoal: a token bucket ≤ %d B per limiter at every rate: **%d B** %s.\n",
+                TOKEN_BUCKET_BYTES, largest, largest <= TOKEN_BUCKET_BYTES ? "✔" : "✘"));
+    }
+
+    private static void bursts(StringBuilder md, Results results) {
+        AlgorithmBursts.Result bursts = results.bursts;
+        md.append("\n### The same bursty client against each algorithm\n\n");
+        md.append(String.format(Locale.ROOT, "A limit of %d per second (a token bucket of %d) and one client for %d "
+                + "ms: one request every %d ms, and bursts of %s, starting on a whole second of Redis's clock; each "
+                + "request goes to one limiter of each algorithm at once. Grants counted per %d ms of the client's "
+                + "schedule; the most in any second: over any 10 consecutive buckets.\n\n", AlgorithmBursts.RATE,
+                AlgorithmBursts.RATE, AlgorithmBursts.SPAN_MS, AlgorithmBursts.STEADY_EVERY_MS, burstList(),
+                AlgorithmBursts.BUCKET_MS));
+        md.append("| algorithm | requests | granted | most granted in any second |\n| --- | ---: | ---: | ---: |\n");
+        for (Algorithms algorithm : Algorithms.values()) {
+            int[] granted = bursts.granted().get(algorithm.ordinal());
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d |\n", algorithm.label(),
+                    bursts.total(bursts.requests()), bursts.total(granted), mostInAnySecond(granted)));
+        }
+        md.append("\n![permits granted over time by each algorithm](").append(AlgorithmScenario.CHART).append(")\n");
+    }
+
+    /** The most grants in any run of buckets that spans one second. */
+    static int mostInAnySecond(int[] granted) {
+        int span = 1_000 / AlgorithmBursts.BUCKET_MS;
+        int most = 0;
+        for (int from = 0; from + span <= granted.length; from++) {
+            most = Math.max(most, Arrays.stream(granted, from, from + span).sum());
+        }
+        return most;
+    }
+
+    private static String burstList() {
+        return Arrays.stream(AlgorithmBursts.BURSTS)
+                .map(burst -> String.format(Locale.ROOT, "%d at %,d ms", burst[1], burst[0]))
+                .collect(Collectors.joining(", "));
+    }
+
+    private static String keys(AlgorithmMemory.Result result) {
+        return result.keys().stream().map(suffix -> suffix.isEmpty() ? "the name" : "`" + suffix + "`")
+                .collect(Collectors.joining(", "));
+    }
+
+    private static double slowest(Results results, Algorithms algorithm) {
+        return Math.max(find(results, algorithm, true).micros(), find(results, algorithm, false).micros());
+    }
+
+    static RedisTimeScenario.Result find(Results results, Algorithms algorithm, boolean allowed) {
+        return results.algorithmTime.stream()
+                .filter(result -> result.id().equals(algorithm.label()) && result.allowed() == allowed).findFirst()
+                .orElseThrow(() -> new IllegalStateException("No Redis time measured for the " + algorithm.label()));
+    }
+}
