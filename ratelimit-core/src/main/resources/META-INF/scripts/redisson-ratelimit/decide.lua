@@ -1,7 +1,7 @@
--- decide: the decision of acquire (one limiter) and acquire-many (several), as a function shared by both
--- (prepended to them after common.lua).
+-- decide: the sliding window's decision of acquire (one limiter) and acquire-many (several), as a function shared by
+-- both (prepended to them after switch.lua; algorithms.lua dispatches to it).
 --
--- decide(keys, argument): takes permits from one limiter, or answers when they can be free.
+-- decide_sliding(keys, argument): takes permits from one limiter, or answers when they can be free.
 -- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,
 --   grants this client's).
 -- argument: "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>", one argument:
@@ -24,7 +24,7 @@
 -- the grants, and so is a counter someone else wrote (see write_free); lost grants with a counter left are
 -- held as one grant of (rate - free) from now, and a limiter with neither starts a fresh window.
 
-local function decide(keys, argument)
+decide_sliding = function(keys, argument)
   local permitsArg, clock, grantId, rateArg, intervalArg, typeArg, keepAliveArg, check =
     string.match(argument, '^(%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
   if permitsArg == nil then
@@ -38,10 +38,24 @@ local function decide(keys, argument)
   local rate, interval, rateType, keepAlive, fields = stored_config(keys, declaredValueKey)
   local write, recounting = false, false
   local change = nil
+  local switched = nil -- another algorithm's state found, and what was done with it
   if rate == nil then
     rate, interval, rateType, keepAlive = declared[1], declared[2], declared[3], declared[4]
     if wanted > rate then
       return {-1, rate} -- before writing anything: a limiter no call could ever take from is not created
+    end
+    local other = other_state(keys, declaredValueKey, redis.call('get', declaredValueKey), now, now * 1000,
+      'sliding')
+    if other ~= nil then
+      if check == '-' or check == 'k' then
+        local reply = other.decide(wanted)
+        return check == 'k' and with_change(reply, other, 3) or reply
+      end
+      other.clear()
+      if check == 'u' and other.out > 0 then
+        redis.call('set', declaredValueKey, rate - other.out) -- held from now, below, as lost grants are
+      end
+      switched = {other, check == 'u' and 1 or 2}
     end
     write = true
   elseif check ~= '-' and (rate ~= declared[1] or interval ~= declared[2] or rateType ~= declared[3]
@@ -200,6 +214,9 @@ local function decide(keys, argument)
     return {-1, rate}
   end
   local reply = {wait, math.max(0, free), nextMillis}
+  if switched ~= nil then
+    return with_change(reply, switched[1], switched[2])
+  end
   if change ~= nil then
     for i = 1, 5 do
       reply[3 + i] = change[i]

@@ -5,7 +5,7 @@
 -- which then returns its permits a second time.
 --
 -- KEYS: see common.lua.
--- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME).
+-- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME). ARGV[3], ARGV[4]: see below.
 -- Reply: 1 when a grant was given back, 0 when none was found (it already left the window, or the
 --   limiter's keys are gone).
 
@@ -15,7 +15,26 @@ if wanted == nil or tonumber(clock) == nil then
 end
 local rate, interval, rateType = stored_config(KEYS)
 if rate == nil then
-  return 0
+  -- a token bucket or a fixed window (ARGV[3]: the declared type; ARGV[4]: the grant's receipt, 'w<window start>'
+  -- for a fixed window's): the bucket's tat moves back by the permits' time, but never before now; the window's
+  -- count goes down, in the window the grant was counted in only
+  local valueKey = limiter_keys(KEYS, ARGV[3] or '0')
+  local value = redis.call('get', valueKey)
+  local tat, bucketRate, bucketInterval, burst = bucket_read(value)
+  if tat ~= nil then
+    local now = now_micros(clock)
+    local back = math.max(now, tat - wanted * bucketInterval * 1000 / bucketRate)
+    bucket_write(valueKey, back, bucketRate, bucketInterval, burst, now)
+    return 1
+  end
+  local count, start, finish, windowRate = window_read(value)
+  local receipt = tonumber(string.match(ARGV[4] or '', '^w(%d+)$'))
+  local now = now_millis(clock)
+  if count == nil or now >= finish or (receipt ~= nil and receipt ~= start) then
+    return 0
+  end
+  window_write(valueKey, math.max(0, count - wanted), start, finish, windowRate, now)
+  return 1
 end
 local now = now_millis(clock)
 local valueKey, grantsKey = limiter_keys(KEYS, rateType)

@@ -4,12 +4,31 @@
 --
 -- KEYS: see common.lua.
 -- ARGV[1]: the clock, as for acquire (0: Redis's TIME). ARGV[2] .. ARGV[4]: the declared rate, interval ms
---   and type, used when no config is stored.
+--   and type, used when no config is stored. ARGV[5]: see below.
 -- Reply: {free, next}: the permits free now (never below 0) and the ms until the oldest grant leaves the
 --   window (0 when nothing is held).
 
 local clock = ARGV[1]
 local rate, interval, rateType, _, fields = stored_config(KEYS, KEYS[2], KEYS[3])
+if rate == nil and tonumber(clock) ~= nil then
+  -- a token bucket or a fixed window, in the declared type's key; ARGV[5]: the declared algorithm's state when
+  -- nothing is stored ('<free>'; the sliding window when absent)
+  local valueKey = limiter_keys(KEYS, ARGV[4])
+  local value = redis.call('get', valueKey)
+  local tat, bucketRate, bucketInterval, burst = bucket_read(value)
+  if tat ~= nil then
+    local free, nextMillis = bucket_state(tat, bucketRate, bucketInterval, burst, now_micros(clock))
+    return {free, nextMillis}
+  end
+  local count, _, finish, windowRate = window_read(value)
+  local now = now_millis(clock)
+  if count ~= nil and now < finish then
+    return {math.max(0, windowRate - count), finish - now}
+  end
+  if ARGV[5] ~= nil then
+    return {tonumber(ARGV[5]), 0}
+  end
+end
 if rate == nil then
   rate, interval, rateType = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 end

@@ -13,8 +13,10 @@ import java.util.Objects;
  * grant gives its permits back), when the backend tells it with the decision; null when unknown
  * @param local whether the decision was made in this JVM's memory by the local outage policy (Redis gave none, or
  * the limit was held to this instance's share after an outage) rather than by the shared limiter
+ * @param receipt for a grant, what the backend that made it needs to give it back exactly
+ * ({@link RateLimitBackend#release}), e.g. the window it was counted in; null when it needs nothing
  */
-public record Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local) {
+public record Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local, String receipt) {
 
     private static final Decision ALLOWED = new Decision(true, Duration.ZERO, null);
 
@@ -27,12 +29,16 @@ public record Decision(boolean allowed, Duration retryAfter, LimitState state, b
 
     /** A decision of the shared limiter. */
     public Decision(boolean allowed, Duration retryAfter, LimitState state) {
-        this(allowed, retryAfter, state, false);
+        this(allowed, retryAfter, state, false, null);
+    }
+
+    public Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local) {
+        this(allowed, retryAfter, state, local, null);
     }
 
     /** The same decision, marked as made in this JVM's memory by the local outage policy. */
     public Decision madeLocally() {
-        return local ? this : new Decision(allowed, retryAfter, state, true);
+        return local ? this : new Decision(allowed, retryAfter, state, true, receipt);
     }
 
     /** Allowed, with nothing known of what is left. */
@@ -43,6 +49,11 @@ public record Decision(boolean allowed, Duration retryAfter, LimitState state, b
     /** Allowed, leaving the limiter in {@code state}. */
     public static Decision allow(LimitState state) {
         return new Decision(true, Duration.ZERO, state);
+    }
+
+    /** Allowed, leaving the limiter in {@code state}, with what the backend needs to give the grant back. */
+    public static Decision allow(LimitState state, String receipt) {
+        return new Decision(true, Duration.ZERO, state, false, receipt);
     }
 
     public static Decision reject(Duration retryAfter) {

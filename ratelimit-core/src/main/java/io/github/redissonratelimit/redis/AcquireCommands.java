@@ -130,9 +130,10 @@ final class AcquireCommands {
     }
 
     /** Refused before anything was taken (and, for a limiter without config, before anything was written). */
-    private static IllegalArgumentException tooMany(AcquireCall call, long rate) {
+    private static IllegalArgumentException tooMany(AcquireCall call, long most) {
+        String what = call.spec().capacity() == call.spec().rate() ? "rate" : "burst";
         return new IllegalArgumentException("Requested permits amount cannot exceed defined rate: "
-                + call.permits() + " permits of rate limiter '" + LogSafe.text(call.limiterName()) + "', whose rate is "
-                + rate + " (the permits of one call must not exceed the rate of any of its limits)");
+                + call.permits() + " permits of rate limiter '" + LogSafe.text(call.limiterName()) + "', whose " + what
+                + " is " + most + " (the permits of one call must not exceed the " + what + " of any of its limits)");
     }
 }

@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
+import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -33,6 +36,8 @@ final class AcquireScript {
     private final String clientId;
     private final BackendOptions options;
     private final InstantSource clientClock;
+    /** Computes a calendar quota's window bounds, of which Redis's clock picks one. */
+    private final InstantSource calendarClock;
     private final String grantIdPrefix;
     private final AtomicLong grantCounter = new AtomicLong();
     private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
@@ -45,6 +50,7 @@ final class AcquireScript {
         this.clientId = clientId;
         this.options = options;
         this.clientClock = clientClock;
+        this.calendarClock = options.clock() == LimiterClock.CLIENT ? clientClock : InstantSource.system();
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.grantIdPrefix = Base64.getUrlEncoder().encodeToString(random);
@@ -59,23 +65,52 @@ final class AcquireScript {
     }
 
     /**
-     * The argument of one decision (see {@code decide.lua}), built when it is sent: permits, the clock ({@code 0}
-     * for Redis's), a new grant id, the declared config and the check to make of the stored one. One argument, not
-     * eight: Redis spends less time per call on one it matches with a pattern than on eight separate ones.
+     * The argument of one decision (see {@code decide.lua} and {@code algorithms.lua}), built when it is sent:
+     * permits, the clock ({@code 0} for Redis's), a new grant id, the declared config and the check to make of the
+     * stored one. One argument, not eight: Redis spends less time per call on one it matches with a pattern than on
+     * eight separate ones.
      */
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
-        return permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
+        LimitAlgorithm algorithm = spec.algorithm();
+        return switch (algorithm.type()) {
+            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
+                    + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + algorithm.burst() + " "
+                    + check.code;
+            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
+                    + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + check.code + " "
+                    + CalendarWindows.bounds(algorithm, calendarClock.instant());
+            default -> permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
+        };
     }
 
-    /** The arguments of a refund of {@code permits}. */
-    Object[] refundArguments(long permits) {
-        return new Object[] {Long.toString(permits), clock()};
+    /** The arguments of a refund of {@code permits} of a limiter declared as {@code spec}. */
+    Object[] refundArguments(long permits, LimitSpec spec, String receipt) {
+        return new Object[] {Long.toString(permits), clock(), Integer.toString(typeCode(spec.mode())),
+                receipt == null ? "" : receipt};
     }
 
     /** The arguments of a state read of a limiter declared as {@code spec}. */
     Object[] stateArguments(LimitSpec spec) {
-        return new Object[] {clock(), Long.toString(spec.rate()), Long.toString(spec.interval().toMillis()),
-                Integer.toString(typeCode(spec.mode()))};
+        String rate = Long.toString(spec.rate());
+        String interval = Long.toString(spec.interval().toMillis());
+        String type = Integer.toString(typeCode(spec.mode()));
+        if (spec.algorithm().type() == RateLimitAlgorithm.SLIDING_WINDOW) {
+            return new Object[] {clock(), rate, interval, type};
+        }
+        return new Object[] {clock(), rate, interval, type, Long.toString(spec.capacity())};
+    }
+
+    /** The declared algorithm as write-back.lua reads it: the type, then the algorithm's own config. */
+    static String writeBackDeclaration(LimitSpec spec) {
+        String type = Integer.toString(typeCode(spec.mode()));
+        LimitAlgorithm algorithm = spec.algorithm();
+        return switch (algorithm.type()) {
+            case TOKEN_BUCKET -> type + " g " + spec.rate() + " " + spec.interval().toMillis() + " "
+                    + algorithm.burst();
+            case FIXED_WINDOW -> type + " f " + spec.rate() + " " + spec.interval().toMillis()
+                    + (algorithm.calendar() == CalendarPeriod.NONE ? "" : " c");
+            default -> type;
+        };
     }
 
     private String clock() {
@@ -150,17 +185,26 @@ final class AcquireScript {
      * @param nextMillis the ms until the oldest grant leaves the window
      * @param storedBefore when the check found another config: the one stored before, else null
      * @param change what was done about it (1 updated, 2 reset, 3 kept), else 0
+     * @param receipt what a refund of the grant names (a fixed window's start), else null
      */
-    record Reply(long waitMillis, long free, long nextMillis, StoredConfig storedBefore, int change) {
+    record Reply(long waitMillis, long free, long nextMillis, StoredConfig storedBefore, int change, String receipt) {
 
         static Reply parse(List<?> reply) {
             StoredConfig before = null;
             int change = 0;
-            if (reply.size() >= 8) {
-                before = new StoredConfig(number(reply, 3), number(reply, 4), (int) number(reply, 5), number(reply, 6));
+            int size = reply.size();
+            if (size >= 8) {
+                String algorithm = size >= 9 ? String.valueOf(reply.get(8)) : "sliding";
+                before = new StoredConfig(number(reply, 3), number(reply, 4), (int) number(reply, 5), number(reply, 6),
+                        algorithm);
                 change = (int) number(reply, 7);
             }
-            return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change);
+            // a fixed window's grant ends with its receipt ('w<window start>'), see algorithms.lua
+            String receipt = null;
+            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof String last && last.startsWith("w")) {
+                receipt = last;
+            }
+            return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change, receipt);
         }
 
         private static long number(List<?> reply, int index) {
@@ -169,7 +213,8 @@ final class AcquireScript {
 
         Decision decision() {
             LimitState state = new LimitState(free, Duration.ofMillis(nextMillis));
-            return waitMillis == 0 ? Decision.allow(state) : Decision.reject(Duration.ofMillis(waitMillis), state);
+            return waitMillis == 0 ? Decision.allow(state, receipt)
+                    : Decision.reject(Duration.ofMillis(waitMillis), state);
         }
     }
 }

@@ -38,7 +38,7 @@ public final class InMemoryGrantWriter implements GrantWriter {
         long keepAlive = options.keepAlive(spec.interval()).toMillis();
         List<Object> arguments = new ArrayList<>(grants.size() + 4);
         arguments.add(options.clock() == LimiterClock.CLIENT ? Long.toString(clientClock.millis()) : "0");
-        arguments.add(Integer.toString(AcquireScript.typeCode(spec.mode())));
+        arguments.add(AcquireScript.writeBackDeclaration(spec));
         arguments.add(Long.toString(intervalMillis));
         arguments.add(Long.toString(keepAlive > 0 ? keepAlive : intervalMillis));
         for (Grant grant : grants) {

@@ -32,17 +32,19 @@ public final class LuaScripts {
 
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
-    static final Script ACQUIRE = Script.of("common", "decide", "acquire");
+    static final Script ACQUIRE = Script.of("common", "token-bucket", "fixed-window", "switch", "decide", "algorithms",
+            "acquire");
 
-    static final Script ACQUIRE_MANY = Script.of("common", "decide", "acquire-many");
+    static final Script ACQUIRE_MANY = Script.of("common", "token-bucket", "fixed-window", "switch", "decide",
+            "algorithms", "acquire-many");
 
-    static final Script REFUND = Script.of("common", "refund");
+    static final Script REFUND = Script.of("common", "token-bucket", "fixed-window", "refund");
 
-    static final Script STATE = Script.of("common", "state");
+    static final Script STATE = Script.of("common", "token-bucket", "fixed-window", "state");
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
-    static final Script WRITE_BACK = Script.of("common", "write-back");
+    static final Script WRITE_BACK = Script.of("common", "token-bucket", "fixed-window", "write-back");
 
     private LuaScripts() {
     }

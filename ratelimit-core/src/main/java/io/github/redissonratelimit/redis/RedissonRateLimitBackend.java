@@ -209,13 +209,15 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         String limiterName = request.limiterName();
         LimitSpec spec = request.spec();
         long permits = request.permits();
-        if (permits <= 0 || permits > spec.rate()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException(
-                    "Permits to give back must be between 1 and the rate (" + spec.rate() + ") but were " + permits));
+        if (permits <= 0 || permits > spec.capacity()) {
+            String most = spec.capacity() == spec.rate() ? "the rate" : "the burst";
+            return CompletableFuture.failedFuture(new IllegalArgumentException("Permits to give back must be between 1 "
+                    + "and " + most + " (" + spec.capacity() + ") but were " + permits));
         }
         return LuaScripts.REFUND.<Long>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName),
-                script.refundArguments(permits)).thenApply(refunded -> null);
+                script.refundArguments(permits, spec, granted == null ? null : granted.receipt()))
+                .thenApply(refunded -> null);
     }
 
     /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
@@ -237,7 +239,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.REFUND.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture());
+                scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture(),
+                scripts.scriptLoadAsync(LuaScripts.WRITE_BACK.text()).toCompletableFuture());
     }
 
     /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */

@@ -47,9 +47,9 @@ class LuaScriptsTest {
     void eachLineOfAScriptIsALineOfOneOfItsFiles() throws IOException {
         LuaScripts.Script acquire = LuaScripts.ACQUIRE;
         String[] lines = acquire.text().split("\n", -1);
-        int decideLine = lineOf("decide.lua", "local function decide(");
+        int decideLine = lineOf("decide.lua", "decide_sliding = function(");
         int line = 1;
-        while (!lines[line - 1].contains("local function decide(")) {
+        while (!lines[line - 1].contains("decide_sliding = function(")) {
             line++;
         }
         assertThat(acquire.locate(line)).isEqualTo("decide.lua:" + decideLine);

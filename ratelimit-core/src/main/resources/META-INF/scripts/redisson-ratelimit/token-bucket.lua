@@ -1,0 +1,72 @@
+-- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that decide, after common.lua).
+-- The key is the limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding
+-- 'g<tat>:<rate>:<interval ms>:<burst>': tat, the theoretical arrival time in microseconds of Redis's clock (the
+-- time at which the bucket is full again), and the config it was written with. A grant of n permits moves tat
+-- n * interval / rate later; a grant is allowed while tat - now stays within burst * interval / rate. So over any
+-- span T at most burst + rate * T / interval permits are granted. The key expires when the bucket is full again:
+-- an absent key is a full bucket.
+
+-- The stored state: tat, rate, interval, burst (numbers); nil when `value` is not a token bucket's.
+local function bucket_read(value)
+  if not value then
+    return nil
+  end
+  local tat, rate, interval, burst = string.match(value, '^g([%d.]+):(%d+):(%d+):(%d+)$')
+  if tat == nil then
+    return nil
+  end
+  return tonumber(tat), tonumber(rate), tonumber(interval), tonumber(burst)
+end
+
+-- The time of this call in microseconds: Redis's clock for '0', else the caller's clock in ms.
+local function now_micros(clock)
+  if clock ~= '0' then
+    return tonumber(clock) * 1000
+  end
+  local time = redis.call('time')
+  return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end
+
+-- The permits a bucket with this tat has out at `now` (those not refilled yet), rounded up.
+local function bucket_out(tat, rate, interval, now)
+  if tat <= now then
+    return 0
+  end
+  return math.ceil((tat - now) * rate / (interval * 1000) - 1e-9)
+end
+
+-- What the bucket holds at `now`: whole permits free, and the ms until the next one is refilled (0 when full).
+local function bucket_state(tat, rate, interval, burst, now)
+  local emission = interval * 1000 / rate
+  local used = math.max(0, tat - now)
+  local free = math.floor(burst - used / emission + 1e-9)
+  if free >= burst then
+    return burst, 0
+  end
+  local nextMicros = used - (burst - free - 1) * emission
+  return math.max(0, free), math.max(1, math.ceil(nextMicros / 1000))
+end
+
+-- Writes the bucket's state, to expire when the bucket is full again.
+local function bucket_write(valueKey, tat, rate, interval, burst, now)
+  redis.call('set', valueKey, 'g' .. string.format('%.17g', tat) .. ':' .. rate .. ':' .. interval .. ':' .. burst,
+    'PX', math.max(1, math.ceil((tat - now) / 1000)))
+end
+
+-- Takes `wanted` permits from the bucket (tat false: full) or tells when they can be free. Returns
+-- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst.
+local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
+  if wanted > burst then
+    return {-1, burst}
+  end
+  local emission = interval * 1000 / rate
+  local start = math.max(tat or now, now)
+  local after = start + wanted * emission
+  if after - now <= burst * emission then
+    bucket_write(valueKey, after, rate, interval, burst, now)
+    local free, nextMillis = bucket_state(after, rate, interval, burst, now)
+    return {0, free, nextMillis}
+  end
+  local free, nextMillis = bucket_state(start, rate, interval, burst, now)
+  return {math.max(1, math.ceil((after - now - burst * emission) / 1000)), free, nextMillis}
+end

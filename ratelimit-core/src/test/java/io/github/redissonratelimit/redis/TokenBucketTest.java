@@ -1,0 +1,118 @@
+package io.github.redissonratelimit.redis;
+
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.await;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.test.redis.FreshRedis;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
+
+/** The token bucket (GCRA) on Redis, step by step on a clock the test moves: bursts, refill, refunds, state, keys. */
+class TokenBucketTest {
+
+    /** 10 per second (one permit every 100 ms), bursts of 5. */
+    private static final LimitSpec BUCKET = new LimitSpec(10, Duration.ofSeconds(1), RateLimitMode.OVERALL,
+            LimitAlgorithm.tokenBucket(5));
+
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final RedisEndpoint redis = fresh.endpoint();
+    private final String name = new LimiterNaming().limiterName("bucket:42");
+    private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
+    private RedissonRateLimitBackend backend;
+
+    @BeforeEach
+    void setUp() {
+        RedissonClient client = fresh.newClient();
+        InstantSource clock = () -> Instant.ofEpochMilli(millis.get());
+        backend = new RedissonRateLimitBackend(client, BackendOptions.DEFAULTS.withClock(LimiterClock.CLIENT), clock);
+    }
+
+    @Test
+    void aFullBucketGrantsTheBurstThenOnePermitPerEmissionInterval() {
+        for (int i = 0; i < 5; i++) {
+            assertThat(acquire(backend, name, BUCKET, 1).allowed()).as("burst permit %d", i + 1).isTrue();
+        }
+        Decision rejected = acquire(backend, name, BUCKET, 1);
+        assertThat(rejected.allowed()).isFalse();
+        assertThat(rejected.retryAfter()).isEqualTo(Duration.ofMillis(100));
+        assertThat(rejected.state()).isEqualTo(new LimitState(0, Duration.ofMillis(100)));
+
+        millis.addAndGet(99);
+        assertThat(acquire(backend, name, BUCKET, 1).allowed()).isFalse();
+        millis.addAndGet(1);
+        assertThat(acquire(backend, name, BUCKET, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, BUCKET, 1).allowed()).isFalse();
+
+        millis.addAndGet(250); // two and a half permits back
+        Decision two = acquire(backend, name, BUCKET, 2);
+        assertThat(two.allowed()).isTrue();
+        assertThat(two.state()).as("half a permit refilled, the next whole one in 50 ms")
+                .isEqualTo(new LimitState(0, Duration.ofMillis(50)));
+    }
+
+    @Test
+    void aCallAskingMoreThanTheBurstFailsAndWritesNothing() {
+        assertThatThrownBy(() -> acquire(backend, name, BUCKET, 6)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("6 permits");
+        assertThat(redis.keys("*")).isEmpty();
+    }
+
+    @Test
+    void theStateIsOneKeyThatExpiresWhenTheBucketIsFullAgain() {
+        assertThat(acquire(backend, name, BUCKET, 3).allowed()).isTrue();
+
+        assertThat(redis.keys("*")).containsExactly(LimiterNaming.valueKey(name));
+        long ttl = Long.parseLong(String.valueOf(redis.command("PTTL", LimiterNaming.valueKey(name))));
+        assertThat(ttl).as("3 permits refill in 300 ms").isBetween(1L, 300L);
+        assertThat(state(backend, name, BUCKET)).isEqualTo(new LimitState(2, Duration.ofMillis(100)));
+    }
+
+    @Test
+    void aRefundGivesThePermitsTimeBack() {
+        Decision granted = acquire(backend, name, BUCKET, 4);
+        assertThat(granted.allowed()).isTrue();
+
+        await(backend.release(AcquireRequest.of(name, BUCKET, 4), granted));
+
+        assertThat(state(backend, name, BUCKET).available()).isEqualTo(5);
+        for (int i = 0; i < 5; i++) {
+            assertThat(acquire(backend, name, BUCKET, 1).allowed()).isTrue();
+        }
+        assertThat(acquire(backend, name, BUCKET, 1).allowed()).isFalse();
+    }
+
+    @Test
+    void anUntouchedLimiterReadsAsAFullBucket() {
+        assertThat(state(backend, name, BUCKET)).isEqualTo(new LimitState(5, Duration.ZERO));
+        assertThat(redis.keys("*")).isEmpty();
+    }
+
+    @Test
+    void aPerClientBucketBelongsToItsClient() {
+        LimitSpec perClient = new LimitSpec(10, Duration.ofSeconds(1), RateLimitMode.PER_CLIENT,
+                LimitAlgorithm.tokenBucket(1));
+        assertThat(acquire(backend, name, perClient, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, perClient, 1).allowed()).isFalse();
+        assertThat(redis.keys("*")).singleElement().asString().startsWith(LimiterNaming.valueKey(name) + ":");
+    }
+}
