@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.redissonratelimit.limiter.AcquireRequest;
@@ -13,9 +14,10 @@ import io.github.redissonratelimit.naming.LimiterNaming;
 
 /**
  * The same bursty client against one limiter of each algorithm at once, {@link #RATE} per second (a token bucket of
- * {@link #RATE}), against real Redis: what each grants, per {@link #BUCKET_MS} ms of the client's schedule. The
- * schedule starts on a whole second of Redis's clock, so that the fixed windows (aligned to the epoch) start on the
- * chart's whole seconds.
+ * {@link #RATE}), against real Redis: what each grants, per {@link #BUCKET_MS} ms. The schedule starts on a whole
+ * second of Redis's clock, so that the fixed windows (aligned to the epoch) start on the chart's whole seconds; a
+ * request counts in the bucket it was scheduled in, a grant in the bucket its reply arrived in (nearer to Redis's
+ * clock when the client falls behind its schedule).
  */
 final class AlgorithmBursts {
 
@@ -39,8 +41,9 @@ final class AlgorithmBursts {
      *
      * @param requests the requests sent in each bucket (to each limiter)
      * @param granted by algorithm, in {@link Algorithms} order, the grants of each bucket
+     * @param lagMillis the longest a reply arrived after its request's scheduled time
      */
-    record Result(int[] requests, List<int[]> granted) {
+    record Result(int[] requests, List<int[]> granted, double lagMillis) {
 
         int buckets() {
             return requests.length;
@@ -83,16 +86,19 @@ final class AlgorithmBursts {
         }
         int[] sent = new int[SPAN_MS / BUCKET_MS];
         List<CompletableFuture<?>> decisions = new ArrayList<>();
+        AtomicLong lag = new AtomicLong();
         long start = nextRedisSecond(redis);
         for (int at : schedule()) {
-            LockSupport.parkNanos(start + at * 1_000_000L - System.nanoTime());
-            int bucket = at / BUCKET_MS;
-            sent[bucket]++;
+            long scheduled = start + at * 1_000_000L;
+            LockSupport.parkNanos(scheduled - System.nanoTime());
+            sent[at / BUCKET_MS]++;
             for (int a = 0; a < algorithms.length; a++) {
                 AtomicIntegerArray counts = granted.get(a);
                 decisions.add(backend.acquire(requests[a]).toCompletableFuture().thenAccept(decision -> {
+                    long now = System.nanoTime();
+                    lag.accumulateAndGet(now - scheduled, Math::max);
                     if (decision.allowed()) {
-                        counts.incrementAndGet(bucket);
+                        counts.incrementAndGet((int) Math.min((now - start) / 1_000_000 / BUCKET_MS, sent.length - 1));
                     }
                 }));
             }
@@ -106,7 +112,7 @@ final class AlgorithmBursts {
             }
             grants.add(copy);
         }
-        return new Result(sent, grants);
+        return new Result(sent, grants, lag.get() / 1e6);
     }
 
     /**

@@ -31,8 +31,9 @@ final class AlgorithmMemory {
      * @param granted the grants it took before the first refusal (a token bucket's refill during the fill included)
      * @param keys its keys, each as what follows the limiter's name ({@code ""}: the name itself)
      * @param bytes the sum of their {@code MEMORY USAGE}
+     * @param nameBytes the length of their names, a part of {@code bytes}
      */
-    record Result(Algorithms algorithm, long rate, long granted, List<String> keys, long bytes) {
+    record Result(Algorithms algorithm, long rate, long granted, List<String> keys, long bytes, long nameBytes) {
     }
 
     static List<Result> run(RateLimitBackend backend, RedisProbe redis, boolean quick) {
@@ -46,12 +47,14 @@ final class AlgorithmMemory {
                 long granted = useUp(backend, AcquireRequest.of(name, spec, 1));
                 List<String> keys = new ArrayList<>();
                 long bytes = 0;
+                long nameBytes = 0;
                 for (String key : redis.keys(LimiterNaming.glob(name) + "*")) {
                     bytes += redis.memoryUsage(key);
                     keys.add(key.substring(name.length()));
+                    nameBytes += key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
                 }
                 keys.sort(null);
-                results.add(new Result(algorithm, rate, granted, keys, bytes));
+                results.add(new Result(algorithm, rate, granted, keys, bytes, nameBytes));
             }
         }
         return results;

@@ -33,9 +33,11 @@ final class AlgorithmReport {
         Settings settings = results.settings;
         md.append("\n### Redis time per decision, by algorithm\n\n");
         md.append(String.format(Locale.ROOT, "Measured as in [Redis time per decision](#redis-time-per-decision): %,d "
-                + "decisions in flight over %d users, %d rounds of %d ms, the six loads interleaved; medians over the "
+                + "decisions in flight over %d users, %d rounds of %d ms, the loads interleaved; medians over the "
                 + "rounds. Allowed: limits of %,d per second (a token bucket as large) that no run reaches. Rejected: "
-                + "limits of 1 per day, taken. Redis µs: INFO commandstats `usec` of the script calls, per decision.\n\n",
+                + "limits of 1 per day, taken. Redis µs: INFO commandstats `usec` of the script calls, per decision. The "
+                + "references, driven alike, tell what this machine's Redis takes for the least a decision could "
+                + "cost: one `INCR` of a counter per user, and one call of a script that only returns 1.\n\n",
                 RedisTimeScenario.IN_FLIGHT, Users.COUNT, settings.redisTimeRounds(), settings.redisTimeRun().toMillis(),
                 Limits.GENEROUS_RATE));
         md.append("| algorithm | Redis µs per allowed decision | Redis µs per rejected decision | allowed decisions/s "
@@ -47,6 +49,12 @@ final class AlgorithmReport {
             md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %,.0f | %.0f %% | %,.0f | %,.0f |\n",
                     algorithm.label(), allowed.micros(), rejected.micros(), allowed.perSecond(),
                     allowed.redisCpuShare() * 100, allowed.perRedisCpuSecond(), rejected.perRedisCpuSecond()));
+        }
+        for (String reference : List.of(Algorithms.INCR, Algorithms.RETURN_1)) {
+            RedisTimeScenario.Result result = find(results, reference, true);
+            md.append(String.format(Locale.ROOT, "| reference: %s | %.1f | – | %,.0f | %.0f %% | %,.0f | – |\n",
+                    reference.equals(Algorithms.INCR) ? "`INCR`" : reference, result.micros(), result.perSecond(),
+                    result.redisCpuShare() * 100, result.perRedisCpuSecond()));
         }
         double bucket = slowest(results, Algorithms.TOKEN_BUCKET);
         double window = slowest(results, Algorithms.FIXED_WINDOW);
@@ -62,22 +70,24 @@ final class AlgorithmReport {
         md.append("`rate` permits per hour (a token bucket of `rate`), taken in grants of one until one is refused; "
                 + "then `MEMORY USAGE <key> SAMPLES 0` summed over every key of the limiter. Its keys are named "
                 + "`rate_limit:{memory:<algorithm>:<rate>}` and suffixes: the name is part of each key's cost.\n\n");
-        md.append("| algorithm | keys |");
+        md.append("| algorithm | keys | of the bytes, key names |");
         rates.forEach(rate -> md.append(String.format(Locale.ROOT, " bytes at rate %,d |", rate)));
-        md.append("\n| --- | --- |");
+        md.append("\n| --- | --- | ---: |");
         rates.forEach(rate -> md.append(" ---: |"));
         md.append("\n");
         for (Algorithms algorithm : Algorithms.values()) {
             List<AlgorithmMemory.Result> rows = results.algorithmMemory.stream()
                     .filter(result -> result.algorithm() == algorithm).toList();
-            md.append("| ").append(algorithm.label()).append(" | ").append(keys(rows.get(rows.size() - 1))).append(" |");
+            AlgorithmMemory.Result largest = rows.get(rows.size() - 1);
+            md.append("| ").append(algorithm.label()).append(" | ").append(keys(largest)).append(" | ")
+                    .append(largest.nameBytes()).append(" |");
             rows.forEach(row -> md.append(String.format(Locale.ROOT, " %,d |", row.bytes())));
             md.append("\n");
         }
-        long largest = results.algorithmMemory.stream().filter(row -> row.algorithm() == Algorithms.TOKEN_BUCKET)
+        long most = results.algorithmMemory.stream().filter(row -> row.algorithm() == Algorithms.TOKEN_BUCKET)
                 .mapToLong(AlgorithmMemory.Result::bytes).max().orElseThrow();
         md.append(String.format(Locale.ROOT, "\nGoal: a token bucket ≤ %d B per limiter at every rate: **%d B** %s.\n",
-                TOKEN_BUCKET_BYTES, largest, largest <= TOKEN_BUCKET_BYTES ? "✔" : "✘"));
+                TOKEN_BUCKET_BYTES, most, most <= TOKEN_BUCKET_BYTES ? "✔" : "✘"));
     }
 
     private static void bursts(StringBuilder md, Results results) {
@@ -85,10 +95,11 @@ final class AlgorithmReport {
         md.append("\n### The same bursty client against each algorithm\n\n");
         md.append(String.format(Locale.ROOT, "A limit of %d per second (a token bucket of %d) and one client for %d "
                 + "ms: one request every %d ms, and bursts of %s, starting on a whole second of Redis's clock; each "
-                + "request goes to one limiter of each algorithm at once. Grants counted per %d ms of the client's "
-                + "schedule; the most in any second: over any 10 consecutive buckets.\n\n", AlgorithmBursts.RATE,
+                + "request goes to one limiter of each algorithm at once. Counted per %d ms: requests by when they were "
+                + "scheduled, grants by when their reply arrived (at most %.0f ms after the schedule in this run); the "
+                + "most in any second: over any 10 consecutive buckets.\n\n", AlgorithmBursts.RATE,
                 AlgorithmBursts.RATE, AlgorithmBursts.SPAN_MS, AlgorithmBursts.STEADY_EVERY_MS, burstList(),
-                AlgorithmBursts.BUCKET_MS));
+                AlgorithmBursts.BUCKET_MS, bursts.lagMillis()));
         md.append("| algorithm | requests | granted | most granted in any second |\n| --- | ---: | ---: | ---: |\n");
         for (Algorithms algorithm : Algorithms.values()) {
             int[] granted = bursts.granted().get(algorithm.ordinal());
@@ -124,8 +135,11 @@ final class AlgorithmReport {
     }
 
     static RedisTimeScenario.Result find(Results results, Algorithms algorithm, boolean allowed) {
-        return results.algorithmTime.stream()
-                .filter(result -> result.id().equals(algorithm.label()) && result.allowed() == allowed).findFirst()
-                .orElseThrow(() -> new IllegalStateException("No Redis time measured for the " + algorithm.label()));
+        return find(results, algorithm.label(), allowed);
+    }
+
+    private static RedisTimeScenario.Result find(Results results, String id, boolean allowed) {
+        return results.algorithmTime.stream().filter(result -> result.id().equals(id) && result.allowed() == allowed)
+                .findFirst().orElseThrow(() -> new IllegalStateException("No Redis time measured for " + id));
     }
 }

@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
@@ -29,11 +31,13 @@ final class AlgorithmScenario {
     static void run(RedissonClient redisson, RedisProbe redis, Results results) throws InterruptedException {
         Settings settings = results.settings;
         RedissonRateLimitBackend backend = new RedissonRateLimitBackend(redisson);
-        results.bursts = AlgorithmBursts.run(backend, redis);
         BenchmarkMain.log("Redis time per decision, by algorithm");
-        results.algorithmTime = RedisTimeScenario.run(Algorithms.loads(backend), redis, settings.redisTimeRounds(),
-                settings.redisTimeRun());
+        List<RedisTimeScenario.Load> loads = new ArrayList<>(Algorithms.loads(backend));
+        loads.addAll(Algorithms.references(redisson));
+        results.algorithmTime = RedisTimeScenario.run(loads, redis, settings.redisTimeRounds(), settings.redisTimeRun());
         results.algorithmMemory = AlgorithmMemory.run(backend, redis, settings.quick());
+        // last: by now the client is warm and keeps to the bursts' schedule
+        results.bursts = AlgorithmBursts.run(backend, redis);
     }
 
     /** Writes {@link #CHART} into the output directory. */

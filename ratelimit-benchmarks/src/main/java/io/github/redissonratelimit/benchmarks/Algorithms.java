@@ -5,6 +5,11 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.IntFunction;
 
+import org.redisson.api.RAtomicLong;
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
@@ -29,6 +34,10 @@ enum Algorithms {
 
     /** The commands whose {@code usec} are a decision's top-level cost: whatever way the backend calls its script. */
     static final List<String> SCRIPT_CALLS = List.of("evalsha", "eval", "evalsha_ro", "eval_ro", "fcall");
+
+    /** The ids of the {@link #references} loads. */
+    static final String INCR = "INCR";
+    static final String RETURN_1 = "a script returning 1";
 
     private static final Duration DAY = Duration.ofDays(1);
 
@@ -66,6 +75,22 @@ enum Algorithms {
         return List.of(SLIDING_WINDOW.load(backend, true), TOKEN_BUCKET.load(backend, true),
                 FIXED_WINDOW.load(backend, true), SLIDING_WINDOW.load(backend, false),
                 TOKEN_BUCKET.load(backend, false), FIXED_WINDOW.load(backend, false));
+    }
+
+    /**
+     * What Redis's time per decision is measured against on this machine: one {@code INCR} of a user's counter, and
+     * one call of a script that only returns 1 (the least any scripted decision costs).
+     */
+    static List<RedisTimeScenario.Load> references(RedissonClient redisson) {
+        RAtomicLong[] counters = new RAtomicLong[Users.COUNT];
+        for (int user = 0; user < Users.COUNT; user++) {
+            counters[user] = redisson.getAtomicLong("redis-time:incr:" + Users.id(user));
+        }
+        RScript script = redisson.getScript(StringCodec.INSTANCE);
+        return List.of(new RedisTimeScenario.Load(INCR, true,
+                        user -> counters[user].incrementAndGetAsync().thenApply(count -> true), List.of("incr")),
+                new RedisTimeScenario.Load(RETURN_1, true, user -> script.<Boolean>evalAsync(RScript.Mode.READ_ONLY,
+                        "return 1", RScript.ReturnType.BOOLEAN), SCRIPT_CALLS));
     }
 
     private RedisTimeScenario.Load load(RedissonRateLimitBackend backend, boolean allowed) {
