@@ -32,8 +32,10 @@ final class AlgorithmMemory {
      * @param keys its keys, each as what follows the limiter's name ({@code ""}: the name itself)
      * @param bytes the sum of their {@code MEMORY USAGE}
      * @param nameBytes the length of their names, a part of {@code bytes}
+     * @param stringBytes the length of the strings they hold (not their hashes or sorted sets), a part of {@code bytes}
      */
-    record Result(Algorithms algorithm, long rate, long granted, List<String> keys, long bytes, long nameBytes) {
+    record Result(Algorithms algorithm, long rate, long granted, List<String> keys, long bytes, long nameBytes,
+            long stringBytes) {
     }
 
     static List<Result> run(RateLimitBackend backend, RedisProbe redis, boolean quick) {
@@ -48,13 +50,15 @@ final class AlgorithmMemory {
                 List<String> keys = new ArrayList<>();
                 long bytes = 0;
                 long nameBytes = 0;
+                long stringBytes = 0;
                 for (String key : redis.keys(LimiterNaming.glob(name) + "*")) {
                     bytes += redis.memoryUsage(key);
                     keys.add(key.substring(name.length()));
                     nameBytes += key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                    stringBytes += redis.stringLength(key);
                 }
                 keys.sort(null);
-                results.add(new Result(algorithm, rate, granted, keys, bytes, nameBytes));
+                results.add(new Result(algorithm, rate, granted, keys, bytes, nameBytes, stringBytes));
             }
         }
         return results;

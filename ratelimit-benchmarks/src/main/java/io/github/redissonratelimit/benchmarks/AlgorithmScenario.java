@@ -74,6 +74,10 @@ final class AlgorithmScenario {
         writeChart(results);
         StringBuilder md = new StringBuilder();
         AlgorithmReport.render(md, results);
+        List<String> missed = new ArrayList<>();
+        AlgorithmReport.missed(results, missed);
+        md.append("\n### Goals missed in this run, and why\n\n").append(missed.isEmpty() ? "None.\n" : "");
+        missed.forEach(line -> md.append("- ").append(line).append("\n"));
         System.out.println(md);
         System.out.println("Load average before / after: " + results.machine.loadBefore() + " / " + results.loadAfter
                 + "; " + results.elapsed.toSeconds() + " s");

@@ -58,6 +58,13 @@ record RedisProbe(String host, int port) {
         }
     }
 
+    /** The length of the string {@code key} holds ({@code STRLEN}), or 0 when it holds another type. */
+    long stringLength(String key) {
+        try (RespClient client = new RespClient(host, port)) {
+            return "string".equals(client.string("TYPE", key)) ? client.number("STRLEN", key) : 0;
+        }
+    }
+
     /** Redis's clock ({@code TIME}), in microseconds since the epoch. */
     long timeMicros() {
         try (RespClient client = new RespClient(host, port)) {
