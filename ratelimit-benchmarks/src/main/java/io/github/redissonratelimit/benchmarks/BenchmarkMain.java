@@ -31,7 +31,8 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**
  * Runs every benchmark in one go against one redis-server it starts itself, and writes
- * {@code benchmarks.md} and {@code benchmarks.svg} into the output directory.
+ * {@code benchmarks.md}, {@code benchmarks.svg} and {@code algorithms.svg} into the output directory; with
+ * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}).
  */
 public final class BenchmarkMain {
 
@@ -39,7 +40,8 @@ public final class BenchmarkMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Path report = run(Settings.parse(args));
+        Settings settings = Settings.parse(args);
+        Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);
         System.out.println("Wrote " + report.toAbsolutePath());
         System.exit(0); // Redisson's and JMH's non-daemon threads must not keep the JVM alive
     }
@@ -68,6 +70,7 @@ public final class BenchmarkMain {
 
         Files.createDirectories(settings.outputDirectory());
         Files.writeString(settings.outputDirectory().resolve("benchmarks.svg"), Chart.render(results));
+        AlgorithmScenario.writeChart(results);
         Path markdown = settings.outputDirectory().resolve("benchmarks.md");
         Files.writeString(markdown, Report.render(results));
         return markdown;
@@ -165,6 +168,7 @@ public final class BenchmarkMain {
         log("Redis time per decision");
         results.redisTime = RedisTimeScenario.run(RedisTimeLoads.all(redisson), redis, settings.redisTimeRounds(),
                 settings.redisTimeRun());
+        AlgorithmScenario.run(redisson, redis, results);
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);
     }

@@ -124,7 +124,7 @@ final class Chart {
         };
     }
 
-    private static double niceCeiling(double value) {
+    static double niceCeiling(double value) {
         if (value <= 0 || Double.isNaN(value)) {
             return 1;
         }
@@ -141,7 +141,7 @@ final class Chart {
         return value >= 10_000 ? String.format(Locale.ROOT, "%.1fk", value / 1_000) : String.format(Locale.ROOT, "%.0f", value);
     }
 
-    private static String escape(String text) {
+    static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

@@ -43,6 +43,36 @@ record RedisProbe(String host, int port) {
         }
     }
 
+    /** Every key that matches the glob {@code pattern}, by {@code SCAN}. */
+    java.util.List<String> keys(String pattern) {
+        try (RespClient client = new RespClient(host, port)) {
+            java.util.List<String> keys = new java.util.ArrayList<>();
+            String cursor = "0";
+            do {
+                java.util.List<Object> reply = client.list("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+                cursor = reply.get(0).toString();
+                ((java.util.List<?>) reply.get(1)).forEach(key -> keys.add(key.toString()));
+            }
+            while (!cursor.equals("0"));
+            return keys;
+        }
+    }
+
+    /** The length of the string {@code key} holds ({@code STRLEN}), or 0 when it holds another type. */
+    long stringLength(String key) {
+        try (RespClient client = new RespClient(host, port)) {
+            return "string".equals(client.string("TYPE", key)) ? client.number("STRLEN", key) : 0;
+        }
+    }
+
+    /** Redis's clock ({@code TIME}), in microseconds since the epoch. */
+    long timeMicros() {
+        try (RespClient client = new RespClient(host, port)) {
+            java.util.List<Object> time = client.list("TIME");
+            return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
+        }
+    }
+
     String encoding(String key) {
         try (RespClient client = new RespClient(host, port)) {
             return client.string("OBJECT", "ENCODING", key);

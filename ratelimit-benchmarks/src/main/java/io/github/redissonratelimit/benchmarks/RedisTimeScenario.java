@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -46,9 +48,17 @@ final class RedisTimeScenario {
      * @param perSecond decisions per second with {@link #IN_FLIGHT} in flight
      * @param redisCpuShare redis-server's CPU time over the run's time (1.0: one core saturated)
      * @param perRedisCpuSecond decisions per second of redis-server CPU time: what one saturated core sustains
+     * @param lowestMicros Redis µs per decision in the round with the fewest: the least disturbed by other load (a
+     * command's {@code usec} is wall time, so a redis-server that loses its CPU mid-script counts the wait)
+     * @param innerMicros of {@code micros}, the µs of the commands its scripts ran
+     * @param innerCalls the commands its scripts ran, by name, per decision over all rounds
      */
     record Result(String id, boolean allowed, double micros, double perSecond, double redisCpuShare,
-            double perRedisCpuSecond) {
+            double perRedisCpuSecond, double lowestMicros, double innerMicros, Map<String, Double> innerCalls) {
+    }
+
+    /** One round of one load: its figures ({@link #measure}) and the commands its scripts ran. */
+    private record Sample(double[] figures, CommandStats inner, long decisions) {
     }
 
     static List<Result> run(List<Load> loads, RedisProbe redis, int rounds, Duration each) throws InterruptedException {
@@ -56,7 +66,7 @@ final class RedisTimeScenario {
             BenchmarkMain.log("Redis time: warm-up " + load.id() + (load.allowed() ? " allowed" : " rejected"));
             drive(load, Duration.ofMillis(Math.max(300, each.toMillis())));
         }
-        List<List<double[]>> samples = new ArrayList<>();
+        List<List<Sample>> samples = new ArrayList<>();
         loads.forEach(load -> samples.add(new ArrayList<>()));
         for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < loads.size(); i++) {
@@ -66,15 +76,34 @@ final class RedisTimeScenario {
         }
         List<Result> results = new ArrayList<>();
         for (int i = 0; i < loads.size(); i++) {
-            List<double[]> runs = samples.get(i);
+            List<double[]> runs = samples.get(i).stream().map(Sample::figures).toList();
             results.add(new Result(loads.get(i).id(), loads.get(i).allowed(), median(runs, 0), median(runs, 1),
-                    median(runs, 2), median(runs, 3)));
+                    median(runs, 2), median(runs, 3), runs.stream().mapToDouble(run -> run[0]).min().orElseThrow(),
+                    median(runs, 4), innerCalls(samples.get(i))));
         }
         return results;
     }
 
-    /** {micros per decision, decisions per second, Redis CPU share, decisions per Redis CPU second} of one run. */
-    private static double[] measure(Load load, RedisProbe redis, Duration duration) throws InterruptedException {
+    /** The commands the scripts of these rounds ran, per decision. */
+    private static Map<String, Double> innerCalls(List<Sample> rounds) {
+        CommandStats inner = rounds.get(0).inner();
+        long decisions = rounds.get(0).decisions();
+        for (Sample round : rounds.subList(1, rounds.size())) {
+            inner = inner.plus(round.inner());
+            decisions += round.decisions();
+        }
+        Map<String, Double> perDecision = new TreeMap<>();
+        for (String command : inner.commands()) {
+            perDecision.put(command, inner.calls(command) / (double) decisions);
+        }
+        return perDecision;
+    }
+
+    /**
+     * {micros per decision, decisions per second, Redis CPU share, decisions per Redis CPU second, micros of the
+     * commands run inside its scripts per decision} of one run, and those commands.
+     */
+    private static Sample measure(Load load, RedisProbe redis, Duration duration) throws InterruptedException {
         CommandStats before = redis.commandStats();
         long cpu = redis.cpuNanos();
         long started = System.nanoTime();
@@ -86,8 +115,12 @@ final class RedisTimeScenario {
         for (String command : load.commands()) {
             micros += delta.micros(command);
         }
-        return new double[] { micros / (double) decisions, decisions * 1e9 / elapsed,
-            cpu < 0 ? Double.NaN : cpu / (double) elapsed, cpu <= 0 ? Double.NaN : decisions * 1e9 / cpu };
+        List<String> outside = new ArrayList<>(load.commands());
+        outside.addAll(List.of("info", "ping"));
+        CommandStats inner = delta.without(outside.toArray(String[]::new));
+        return new Sample(new double[] { micros / (double) decisions, decisions * 1e9 / elapsed,
+            cpu < 0 ? Double.NaN : cpu / (double) elapsed, cpu <= 0 ? Double.NaN : decisions * 1e9 / cpu,
+            inner.totalMicros() / (double) decisions }, inner, decisions);
     }
 
     /** Decides for the users in turn, {@link #IN_FLIGHT} at a time, for {@code duration}; the decisions made. */

@@ -19,6 +19,7 @@ final class Report {
         goals(md, results);
         commands(md, results);
         RedisTimeReport.render(md, results);
+        AlgorithmReport.render(md, results);
         ScenarioReport.render(md, results);
         MissedGoals.render(md, results);
         return md.toString();

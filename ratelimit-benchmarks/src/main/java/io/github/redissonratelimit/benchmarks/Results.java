@@ -24,6 +24,10 @@ final class Results {
     long newUsers;
     List<MemoryScenario.Result> memory;
     List<RedisTimeScenario.Result> redisTime;
+    /** The loads of {@link Algorithms#loads}. */
+    List<RedisTimeScenario.Result> algorithmTime;
+    List<AlgorithmMemory.Result> algorithmMemory;
+    AlgorithmBursts.Result bursts;
     double pingMicros;
     List<HttpScenario.Result> http;
     Map<String, double[]> microbenchmarks;

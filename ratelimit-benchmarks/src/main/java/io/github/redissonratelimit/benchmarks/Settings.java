@@ -4,9 +4,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
-/** How long and how often the harness measures. */
+/**
+ * How long and how often the harness measures; {@code algorithmsOnly} ({@code --only algorithms}) runs just the
+ * sections on the limiting algorithms ({@link AlgorithmScenario}).
+ */
 record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<Integer> threadCounts,
-        Duration flood, int monitoredDecisions, Path outputDirectory) {
+        Duration flood, int monitoredDecisions, Path outputDirectory, boolean algorithmsOnly) {
 
     /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
     int redisTimeRounds() {
@@ -23,22 +26,31 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
         Path output = Path.of("docs");
         Integer rounds = null;
         Duration run = null;
+        boolean algorithmsOnly = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
                 case "--output" -> output = Path.of(value(args, ++i, "--output"));
                 case "--rounds" -> rounds = Integer.parseInt(value(args, ++i, "--rounds"));
                 case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
+                case "--only" -> algorithmsOnly = only(value(args, ++i, "--only"));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>");
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms");
             }
         }
         if (quick) {
             return new Settings(true, rounds == null ? 1 : rounds, run == null ? Duration.ofMillis(300) : run,
-                    Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output);
+                    Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output, algorithmsOnly);
         }
         return new Settings(false, rounds == null ? 20 : rounds, run == null ? Duration.ofMillis(800) : run,
-                Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output);
+                Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output, algorithmsOnly);
+    }
+
+    private static boolean only(String section) {
+        if (!section.equals("algorithms")) {
+            throw new IllegalArgumentException("Unknown section " + section + " for --only; expected algorithms");
+        }
+        return true;
     }
 
     private static String value(String[] args, int index, String option) {

@@ -28,13 +28,28 @@ class BenchmarkMainSmokeTest {
                 "Goal: Redis time per allowed decision of (b) ≤ (a)'s",
                 "## Goals missed in this run, and why",
                 "Script calls per allowed decision of (b): **1.0", "| on (default) |", "| off |",
-                "`interceptorWithLocalRejection`", "`springProxy`");
+                "`interceptorWithLocalRejection`", "`springProxy`", "## Algorithms",
+                "### Redis time per decision, by algorithm", "| sliding window | ", "| token bucket | ",
+                "| fixed window | ", "Goals: Redis time per token bucket decision ≤ 6 µs",
+                "Goal: a token bucket ≤ 100 B per limiter", "](algorithms.svg)");
         assertThat(markdown).doesNotContain("NaN");
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
         assertThat(svg).startsWith("<svg").endsWith("</svg>\n").contains("(d) bucket4j", "(e) @RateLimit, no pipelining",
                 "(g) @RateLimit, new user per call", "(h) @RateLimit, two limits");
         assertThat(svg.split("<rect ").length - 1).as("background, 16 bars, 8 legend boxes").isEqualTo(25);
+
+        String algorithms = Files.readString(output.resolve("algorithms.svg"));
+        assertThat(algorithms).startsWith("<svg").endsWith("</svg>\n").contains("sliding window: ",
+                "token bucket (burst 10): ", "fixed window: ");
+    }
+
+    @Test
+    void onlyTheAlgorithmsCanBeRunAlone() {
+        assertThat(Settings.parse("--only", "algorithms").algorithmsOnly()).isTrue();
+        assertThat(Settings.parse("--quick").algorithmsOnly()).isFalse();
+        assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--only", "http"))
+                .withMessageContaining("Unknown section http");
     }
 
     @Test
