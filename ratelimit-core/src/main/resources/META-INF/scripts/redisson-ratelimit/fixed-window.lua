@@ -90,8 +90,8 @@ local function window_own(keys, argument)
   local value = redis.call('get', valueKey)
   local count, storedStart, storedEnd, storedRate = window_read(value)
   if count == nil or now >= storedEnd then
-    if (value and count == nil) or redis.call('exists', keys[1]) == 1 then
-      return nil
+    if (value and count == nil) or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
+      return nil -- another algorithm's config hash is looked for on a config check only, as bucket_own does
     end
     return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
   end

@@ -74,7 +74,8 @@ local function bucket_argument(argument)
 end
 
 -- The decision of a limiter declared as a token bucket, when it holds a token bucket or nothing; nil when it holds
--- another algorithm's state (a value of another form, or a sliding window's config hash), which switch.lua handles.
+-- another algorithm's state (a value of another form, or a sliding window's config hash, looked for on a config
+-- check), which switch.lua handles.
 local function bucket_own(keys, argument)
   local wanted, clock, _, rate, interval, rateType, burst, check = bucket_argument(argument)
   local valueKey = type_key(keys, rateType)
@@ -82,7 +83,9 @@ local function bucket_own(keys, argument)
   local value = redis.call('get', valueKey)
   local tat, storedRate, storedInterval, storedBurst = bucket_read(value)
   if tat == nil then
-    if value or redis.call('exists', keys[1]) == 1 then
+    -- another algorithm's config hash is looked for on a config check only: a change of algorithm is a change of
+    -- the declared spec, which every instance checks at its first decision with it
+    if value or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
       return nil
     end
     return bucket_decide(valueKey, wanted, now, rate, interval, burst, false)
