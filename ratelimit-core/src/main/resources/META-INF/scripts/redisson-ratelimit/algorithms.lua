@@ -13,6 +13,16 @@
 
 local LETTER_G, LETTER_F = string.byte('g'), string.byte('f')
 
+-- The decision of the algorithm whose state the limiter holds, with its own stored config (the check says to keep it,
+-- or this JVM checked the declared spec already): the declared rate and interval only name a sliding window whose
+-- config hash is there.
+local function decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
+  local reply = other.decide and other.decide(wanted)
+    or decide_sliding(keys, wanted .. ' ' .. clock .. ' ' .. grantId .. ' ' .. rate .. ' ' .. interval .. ' '
+      .. rateType .. ' 0 -')
+  return check == 'k' and with_change(reply, other, 3) or reply
+end
+
 local function decide_bucket(keys, argument)
   local reply = bucket_own(keys, argument)
   if reply ~= nil then
@@ -26,10 +36,7 @@ local function decide_bucket(keys, argument)
     return bucket_decide(valueKey, wanted, now, rate, interval, burst, false)
   end
   if check == '-' or check == 'k' then
-    reply = other.decide and other.decide(wanted)
-      or decide_sliding(keys, wanted .. ' ' .. clock .. ' ' .. grantId .. ' ' .. rate .. ' ' .. interval .. ' '
-        .. rateType .. ' 0 -')
-    return check == 'k' and with_change(reply, other, 3) or reply
+    return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
   end
   if wanted > burst then
     return {-1, burst}
@@ -52,10 +59,7 @@ local function decide_window(keys, argument)
     return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
   end
   if check == '-' or check == 'k' then
-    reply = other.decide and other.decide(wanted)
-      or decide_sliding(keys, wanted .. ' ' .. clock .. ' ' .. grantId .. ' ' .. rate .. ' ' .. interval .. ' '
-        .. rateType .. ' 0 -')
-    return check == 'k' and with_change(reply, other, 3) or reply
+    return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
   end
   if wanted > rate then
     return {-1, rate}
