@@ -98,8 +98,8 @@ class AlgorithmExactnessProofTest {
         assertThat(hammer.longestRetryAfterMillis()).as("a rejection waits for one refill at most")
                 .isLessThanOrEqualTo(SECOND.toMillis() / rate);
         System.out.printf("[proof bucket %s] %d per second, burst %d, 3 clients at -3 s, 0, +3 s x 8 threads, %d ms: "
-                + "%d attempts, %d grants (per client %d / %d / %d); most permits over a span: %d in %.3f ms (bound "
-                + "%.3f), most beyond rate * span: %.3f (burst %d); longest retry-after %d ms%n", redis.describe(),
+                + "%d attempts, %d grants (per client %d / %d / %d); the tightest span: %d permits in %.3f ms (bound "
+                + "%.4f), most permits beyond rate * span: %.4f (burst %d); longest retry-after %d ms%n", redis.describe(),
                 rate, burst, run.toMillis(), hammer.attempts(), hammer.granted(), hammer.grantedBy(0),
                 hammer.grantedBy(1), hammer.grantedBy(2), worst.permits(), worst.micros() / 1_000.0,
                 burst + worst.micros() * perMicro, worst.excess(), burst, hammer.longestRetryAfterMillis());
@@ -172,6 +172,24 @@ class AlgorithmExactnessProofTest {
                 .isGreaterThan(bound);
         System.out.printf("[proof bucket client clock] the same skew with ratelimit.clock=client, clients in turn: %d "
                 + "grants in %.0f ms (the bound allows %.1f)%n", granted, elapsedMillis, bound);
+    }
+
+    /** The span check catches a single permit too many: a full burst, then one more than the refills allow. */
+    @Test
+    void theSpanCheckCatchesOnePermitTooMany() {
+        double perMicro = 50 / 1e6;
+        List<AlgorithmGrantLog.Event> exact = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            exact.add(new AlgorithmGrantLog.Event(1_000 + i, 1, 0, 0));
+        }
+        for (int refill = 1; refill <= 50; refill++) {
+            exact.add(new AlgorithmGrantLog.Event(1_000 + refill * 20_000L, 1, 0, 0));
+        }
+        assertThat(worstSpan(exact, perMicro).excess()).isLessThanOrEqualTo(20 + STAMP_LAG_MICROS * perMicro);
+
+        List<AlgorithmGrantLog.Event> oneTooMany = new ArrayList<>(exact);
+        oneTooMany.add(30, new AlgorithmGrantLog.Event(1_000 + 10 * 20_000L + 5_000, 1, 0, 0));
+        assertThat(worstSpan(oneTooMany, perMicro).excess()).isGreaterThan(20 + STAMP_LAG_MICROS * perMicro);
     }
 
     /** Hammers the limiter while logging its grants; checks that they are the ones the threads saw, and no more. */
