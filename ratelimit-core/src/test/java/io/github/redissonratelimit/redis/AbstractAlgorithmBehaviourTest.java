@@ -161,6 +161,8 @@ abstract class AbstractAlgorithmBehaviourTest {
         LimitSpec perClient = algorithm.spec(3, RateLimitMode.PER_CLIENT);
 
         assertThat(allowed(first, name, perClient, 1, 5)).isEqualTo(3);
+        assertThat(state(second, name, perClient)).as("the other client's").isEqualTo(new LimitState(3, Duration.ZERO));
+        assertThat(state(first, name, perClient).available()).isZero();
         assertThat(allowed(second, name, perClient, 1, 5)).isEqualTo(3);
         Decision rejected = acquire(first, name, perClient, 1);
         assertThat(rejected.allowed()).isFalse();

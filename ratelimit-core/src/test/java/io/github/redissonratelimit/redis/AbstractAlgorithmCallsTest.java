@@ -77,25 +77,27 @@ abstract class AbstractAlgorithmCallsTest extends AbstractAlgorithmBehaviourTest
     @MethodSource("algorithms")
     void aLaterLimitsRejectionGivesTheEarlierGrantsBack(Algorithm algorithm) {
         Algorithm later = ALGORITHMS.get((ALGORITHMS.indexOf(algorithm) + 1) % ALGORITHMS.size());
-        String earlierName = naming.limiterName("refund:earlier");
-        String laterName = inTheSlotOf(earlierName, "refund:later");
-        LimitSpec five = algorithm.spec(5);
-        LimitSpec one = later.spec(1);
-        assertThat(acquire(first, laterName, one, 1).allowed()).isTrue();
-        assertThat(acquire(first, earlierName, five, 2).allowed()).isTrue();
+        for (RateLimitMode mode : RateLimitMode.values()) {
+            String earlierName = naming.limiterName("refund:earlier:" + mode);
+            String laterName = inTheSlotOf(earlierName, "refund:later:" + mode);
+            LimitSpec five = algorithm.spec(5, mode);
+            LimitSpec one = later.spec(1, mode);
+            assertThat(acquire(first, laterName, one, 1).allowed()).isTrue();
+            assertThat(acquire(first, earlierName, five, 2).allowed()).isTrue();
 
-        List<AcquireRequest> requests = List.of(AcquireRequest.of(earlierName, five, 2),
-                AcquireRequest.of(laterName, one, 1));
-        List<Decision> decisions = acquireAll(requests);
-        assertThat(decisions.get(0).allowed()).isTrue();
-        assertThat(decisions.get(1).allowed()).as("the later limit (%s)", later).isFalse();
-        assertThat(state(first, earlierName, five).available()).isEqualTo(1);
+            List<AcquireRequest> requests = List.of(AcquireRequest.of(earlierName, five, 2),
+                    AcquireRequest.of(laterName, one, 1));
+            List<Decision> decisions = acquireAll(requests);
+            assertThat(decisions.get(0).allowed()).as(mode.name()).isTrue();
+            assertThat(decisions.get(1).allowed()).as("the later limit (%s, %s)", later, mode).isFalse();
+            assertThat(state(first, earlierName, five).available()).as(mode.name()).isEqualTo(1);
 
-        await(first.release(requests.get(0), decisions.get(0)));
+            await(first.release(requests.get(0), decisions.get(0)));
 
-        assertThat(state(second, earlierName, five).available()).as("given back").isEqualTo(3);
-        assertThat(allowed(second, earlierName, five, 1, 5)).isEqualTo(3);
-        assertThat(state(first, laterName, one).available()).as("the later limit is untouched").isZero();
+            assertThat(state(first, earlierName, five).available()).as("given back, %s", mode).isEqualTo(3);
+            assertThat(allowed(first, earlierName, five, 1, 5)).as(mode.name()).isEqualTo(3);
+            assertThat(state(first, laterName, one).available()).as("the later limit is untouched").isZero();
+        }
     }
 
     @ParameterizedTest
