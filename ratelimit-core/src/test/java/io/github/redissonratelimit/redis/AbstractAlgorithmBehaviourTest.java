@@ -5,6 +5,9 @@ import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.function.LongFunction;
 import java.util.stream.IntStream;
@@ -19,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.redisson.api.RedissonClient;
 
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitAlgorithm;
@@ -31,15 +35,18 @@ import io.github.redissonratelimit.test.redis.RedisDeployment;
 /**
  * What each algorithm of the Redis backend does for one limiter, on a real Redis: its capacity, keys, modes, permits
  * per call, retry-after, state, expiry and recreation. Every test runs for the sliding window, the token bucket (its
- * burst equal to its rate, so that the capacity is the rate) and the fixed window; the subclasses run the suite on a
+ * burst equal to its rate, so that the capacity is the rate), the fixed window aligned to the epoch and one following
+ * the calendar's hours in a zone half an hour off UTC; the subclasses run the suite on a
  * standalone server, the cluster and Sentinel, with {@link AbstractAlgorithmCallsTest}'s tests of calls with several
  * limits and of keys.
- * Limits of an hour, so that a fixed window (aligned to the epoch) does not end during a test.
+ * Limits of an hour, so that a fixed window does not end during a test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractAlgorithmBehaviourTest {
 
     static final Duration INTERVAL = Duration.ofHours(1);
+    /** UTC+05:30: its hours start at half past the hour of UTC, not at the epoch-aligned hours. */
+    private static final ZoneId KOLKATA = ZoneId.of("Asia/Kolkata");
     /**
      * How much sooner than expected a wait may end: the time the test itself took since the grants. (A fixed window's
      * end is expected from a clock read after the decision, so its wait may be that much longer.)
@@ -59,9 +66,13 @@ abstract class AbstractAlgorithmBehaviourTest {
 
         /** The wait until {@code missing} permits of a limit of {@code rate} used up just now come back. */
         Duration expectedWait(long missing, long rate) {
-            return switch (ofRate.apply(rate).type()) {
+            LimitAlgorithm algorithm = ofRate.apply(rate);
+            return switch (algorithm.type()) {
                 case TOKEN_BUCKET -> INTERVAL.multipliedBy(missing).dividedBy(rate);
-                case FIXED_WINDOW -> INTERVAL.minusMillis(System.currentTimeMillis() % INTERVAL.toMillis());
+                case FIXED_WINDOW -> algorithm.calendar() == CalendarPeriod.NONE
+                        ? INTERVAL.minusMillis(System.currentTimeMillis() % INTERVAL.toMillis())
+                        : Duration.between(Instant.now(), algorithm.calendar()
+                                .next(algorithm.calendar().windowStart(ZonedDateTime.now(algorithm.zone()))));
                 default -> INTERVAL;
             };
         }
@@ -74,7 +85,8 @@ abstract class AbstractAlgorithmBehaviourTest {
 
     static final List<Algorithm> ALGORITHMS = List.of(new Algorithm("sliding window", rate -> LimitAlgorithm.SLIDING_WINDOW),
             new Algorithm("token bucket", LimitAlgorithm::tokenBucket),
-            new Algorithm("fixed window", rate -> LimitAlgorithm.fixedWindow()));
+            new Algorithm("fixed window", rate -> LimitAlgorithm.fixedWindow()),
+            new Algorithm("calendar hour in Asia/Kolkata", rate -> LimitAlgorithm.fixedWindow(CalendarPeriod.HOUR, KOLKATA)));
 
     final LimiterNaming naming = new LimiterNaming();
     RedissonClient firstClient;
@@ -106,7 +118,8 @@ abstract class AbstractAlgorithmBehaviourTest {
     @BeforeEach
     void flushAwayFromAWindowsEnd() throws InterruptedException {
         redis().flushAll();
-        long left = INTERVAL.toMillis() - System.currentTimeMillis() % INTERVAL.toMillis();
+        long halfHour = INTERVAL.toMillis() / 2; // the windows end on the hour or at half past
+        long left = halfHour - System.currentTimeMillis() % halfHour;
         if (left < 10_000) {
             Thread.sleep(left + 100);
         }

@@ -45,9 +45,11 @@ abstract class AbstractAlgorithmCallsTest extends AbstractAlgorithmBehaviourTest
         String user = naming.limiterName("together:user");
         String region = inTheSlotOf(user, "together:region");
         String quota = inTheSlotOf(user, "together:quota");
+        String hourly = inTheSlotOf(user, "together:hourly");
         List<AcquireRequest> requests = List.of(AcquireRequest.of(user, ALGORITHMS.get(0).spec(3), 1),
                 AcquireRequest.of(region, ALGORITHMS.get(1).spec(5), 1),
-                AcquireRequest.of(quota, ALGORITHMS.get(2).spec(4), 1));
+                AcquireRequest.of(quota, ALGORITHMS.get(2).spec(4), 1),
+                AcquireRequest.of(hourly, ALGORITHMS.get(3).spec(2), 1));
         RedissonRateLimitBackend.loadScripts(firstClient).toCompletableFuture().join();
         acquire(first, naming.limiterName("together:warm-up"), ALGORITHMS.get(0).spec(3), 1); // a cluster's slot map
 
@@ -71,6 +73,7 @@ abstract class AbstractAlgorithmCallsTest extends AbstractAlgorithmBehaviourTest
         assertThat(delta.calls("evalsha") + delta.calls("eval")).as("one script call per call: %s", delta).isEqualTo(7);
         assertThat(redis().string("GET", LimiterNaming.valueKey(region))).startsWith("g");
         assertThat(redis().string("GET", LimiterNaming.valueKey(quota))).startsWith("f4:");
+        assertThat(redis().string("GET", LimiterNaming.valueKey(hourly))).startsWith("f2:");
     }
 
     @ParameterizedTest
