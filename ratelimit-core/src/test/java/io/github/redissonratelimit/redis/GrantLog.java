@@ -138,7 +138,7 @@ final class GrantLog implements AutoCloseable {
     }
 
     /** The bytes MONITOR printed with its escapes ({@code \xHH}, {@code \\}, {@code \"}, {@code \n} ...). */
-    private static byte[] unescape(String text) {
+    static byte[] unescape(String text) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
