@@ -1,8 +1,8 @@
 -- algorithms: decide(keys, argument), the decision of acquire and acquire-many for a limiter of any algorithm
 -- (prepended to them after decide.lua). The argument's first character tells the algorithm:
 --   a digit: the sliding window, see decide.lua;
---   'g': a token bucket (token-bucket.lua), "g <permits> <clock> <grant id> <rate> <interval ms> <type> <burst>
---     <check>";
+--   'g': a token bucket (token-bucket.lua), "g <permits> <clock> <grant id> <type> <check> <rate>:<interval ms>:<burst>"
+--     (the config as the bucket stores it, compared as text);
 --   'f': a fixed window (fixed-window.lua), "f <permits> <clock> <grant id> <rate> <interval ms> <type> <check>
 --     <previous start> <start> <end> <next end>", the bounds in ms of Redis's clock (all 0: windows of the interval
 --     aligned to the epoch).
@@ -28,7 +28,7 @@ local function decide_bucket(keys, argument)
   if reply ~= nil then
     return reply
   end
-  local wanted, clock, grantId, rate, interval, rateType, burst, check = bucket_argument(argument)
+  local wanted, clock, grantId, rateType, check, _, rate, interval, burst = bucket_argument(argument)
   local valueKey = type_key(keys, rateType)
   local now = now_micros(clock)
   local other = other_state(keys, valueKey, redis.call('get', valueKey), math.floor(now / 1000), now, 'token-bucket')

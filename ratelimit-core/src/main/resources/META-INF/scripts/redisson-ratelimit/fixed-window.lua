@@ -33,28 +33,22 @@ local function window_bounds(now, interval, previous, start, finish, nextEnd)
   return start, finish
 end
 
--- The count of the window [start, finish) as the stored state tells it (0 for another window).
-local function window_count(count, storedStart, storedEnd, start, finish)
-  if count ~= nil and storedStart == start and storedEnd == finish then
-    return count
-  end
-  return 0
-end
-
-local function window_write(valueKey, count, start, finish, rate, now)
-  redis.call('set', valueKey, 'f' .. count .. ':' .. start .. ':' .. finish .. ':' .. rate,
+-- Writes the window's count; suffix: ':<start>:<end>:<rate>' as stored, or nil to build it.
+local function window_write(valueKey, count, start, finish, rate, now, suffix)
+  redis.call('set', valueKey, 'f' .. count .. (suffix or (':' .. start .. ':' .. finish .. ':' .. rate)),
     'PX', math.max(1, finish - now))
 end
 
--- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free.
+-- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free (suffix:
+-- see window_write).
 -- Returns {wait ms (0 when granted), free, next ms (until the window ends)}, or {-1, rate}.
-local function window_decide(valueKey, wanted, now, rate, count, start, finish)
+local function window_decide(valueKey, wanted, now, rate, count, start, finish, suffix)
   if wanted > rate then
     return {-1, rate}
   end
   local left = math.max(0, finish - now)
   if count + wanted <= rate then
-    window_write(valueKey, count + wanted, start, finish, rate, now)
+    window_write(valueKey, count + wanted, start, finish, rate, now, suffix)
     return {0, rate - count - wanted, left}
   end
   return {math.max(1, left), math.max(0, rate - count), left}
@@ -84,24 +78,34 @@ end
 
 -- The decision of a limiter declared as a fixed window, when it holds a fixed window or nothing; nil when it holds
 -- another algorithm's state (a value of another form, or a sliding window's config hash), which switch.lua handles.
+-- A stored window that is the current one is written back with its own text, without formatting its bounds again.
 local function window_own(keys, argument)
   local wanted, _, _, rate, _, rateType, check, now, start, finish = window_argument(argument)
   local valueKey = type_key(keys, rateType)
   local value = redis.call('get', valueKey)
-  local count, storedStart, storedEnd, storedRate = window_read(value)
+  local count, suffix, startText, endText, rateText
+  if value then
+    count, suffix, startText, endText, rateText = string.match(value, '^f(%d+)(:(%d+):(%d+):(%d+))$')
+  end
+  local storedEnd = endText and tonumber(endText)
   if count == nil or now >= storedEnd then
     if (value and count == nil) or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
       return nil -- another algorithm's config hash is looked for on a config check only, as bucket_own does
     end
     return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
   end
+  count = tonumber(count)
+  local storedStart, storedRate = tonumber(startText), tonumber(rateText)
   local keep, done = checked(check, storedRate ~= rate or storedStart ~= start or storedEnd ~= finish)
-  if keep then
-    rate, start, finish = storedRate, storedStart, storedEnd
-  elseif done == 2 then
-    count = 0
+  if keep or done == nil then
+    rate, start, finish = storedRate, startText, storedEnd
+  else
+    suffix = nil
+    if done == 2 then
+      count = 0
+    end
   end
-  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish)
+  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix)
   if done ~= nil and reply[1] ~= -1 then
     for i, v in ipairs({storedRate, storedEnd - storedStart, tonumber(rateType), 0, done, 'fixed-window'}) do
       reply[3 + i] = v

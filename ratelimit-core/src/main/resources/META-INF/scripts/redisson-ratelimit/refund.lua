@@ -24,7 +24,7 @@ if rate == nil then
   if tat ~= nil then
     local now = now_micros(clock)
     local back = math.max(now, tat - wanted * bucketInterval * 1000 / bucketRate)
-    bucket_write(valueKey, back, bucketRate, bucketInterval, burst, now)
+    bucket_write(valueKey, back, bucketRate .. ':' .. bucketInterval .. ':' .. burst, now)
     return 1
   end
   local count, start, finish, windowRate = window_read(value)

@@ -26,7 +26,8 @@ local function bucket_out(tat, rate, interval, now)
   return math.ceil((tat - now) * rate / (interval * 1000) - 1e-9)
 end
 
--- What the bucket holds at `now`: whole permits free, and the ms until the next one is refilled (0 when full).
+-- What the bucket holds at `now`: whole permits free, and the ms until the next one is refilled (0 when full; whole
+-- ms rounded down, at least 1, so that it never says later than Redis would grant, see LocalRejectionCache).
 local function bucket_state(tat, rate, interval, burst, now)
   local emission = interval * 1000 / rate
   local used = math.max(0, tat - now)
@@ -35,18 +36,19 @@ local function bucket_state(tat, rate, interval, burst, now)
     return burst, 0
   end
   local nextMicros = used - (burst - free - 1) * emission
-  return math.max(0, free), math.max(1, math.ceil(nextMicros / 1000))
+  return math.max(0, free), math.max(1, math.floor(nextMicros / 1000))
 end
 
--- Writes the bucket's state, to expire when the bucket is full again.
-local function bucket_write(valueKey, tat, rate, interval, burst, now)
-  redis.call('set', valueKey, 'g' .. string.format('%.17g', tat) .. ':' .. rate .. ':' .. interval .. ':' .. burst,
-    'PX', math.max(1, math.ceil((tat - now) / 1000)))
+-- Writes the bucket's state, to expire when the bucket is full again; config: '<rate>:<interval>:<burst>'.
+local function bucket_write(valueKey, tat, config, now)
+  redis.call('set', valueKey, 'g' .. string.format('%.17g', tat) .. ':' .. config, 'PX',
+    math.max(1, math.ceil((tat - now) / 1000)))
 end
 
 -- Takes `wanted` permits from the bucket (tat false: full) or tells when they can be free. Returns
--- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst.
-local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
+-- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst. config: the
+-- stored form of rate, interval and burst, or nil to build it.
+local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
   if wanted > burst then
     return {-1, burst}
   end
@@ -54,51 +56,61 @@ local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
   local start = math.max(tat or now, now)
   local after = start + wanted * emission
   if after - now <= burst * emission then
-    bucket_write(valueKey, after, rate, interval, burst, now)
+    bucket_write(valueKey, after, config or (rate .. ':' .. interval .. ':' .. burst), now)
     local free, nextMillis = bucket_state(after, rate, interval, burst, now)
     return {0, free, nextMillis}
   end
   local free, nextMillis = bucket_state(start, rate, interval, burst, now)
-  return {math.max(1, math.ceil((after - now - burst * emission) / 1000)), free, nextMillis}
+  -- whole ms rounded down (at least 1), as bucket_state's
+  return {math.max(1, math.floor((after - now - burst * emission) / 1000)), free, nextMillis}
 end
 
--- The argument of a token bucket's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
--- type, burst, check.
+-- The argument of a token bucket's decision (see algorithms.lua), parsed: permits, clock, grant id, type, check, the
+-- config as stored ('<rate>:<interval>:<burst>'), rate, interval, burst.
 local function bucket_argument(argument)
-  local permits, clock, grantId, rate, interval, rateType, burst, check =
-    string.match(argument, '^g (%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
+  local permits, clock, grantId, rateType, check, config, rate, interval, burst =
+    string.match(argument, '^g (%d+) (%d+) (%S+) ([01]) ([-urk]) ((%d+):(%d+):(%d+))$')
   if permits == nil then
     error('redisson-ratelimit: malformed token bucket argument')
   end
-  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, tonumber(burst), check
+  return tonumber(permits), clock, grantId, rateType, check, config, tonumber(rate), tonumber(interval),
+    tonumber(burst)
 end
 
 -- The decision of a limiter declared as a token bucket, when it holds a token bucket or nothing; nil when it holds
 -- another algorithm's state (a value of another form, or a sliding window's config hash, looked for on a config
--- check), which switch.lua handles.
+-- check), which switch.lua handles. The stored config is compared as text: parsed only when it differs.
 local function bucket_own(keys, argument)
-  local wanted, clock, _, rate, interval, rateType, burst, check = bucket_argument(argument)
+  local wanted, clock, _, rateType, check, config, rate, interval, burst = bucket_argument(argument)
   local valueKey = type_key(keys, rateType)
   local now = now_micros(clock)
   local value = redis.call('get', valueKey)
-  local tat, storedRate, storedInterval, storedBurst = bucket_read(value)
-  if tat == nil then
+  if not value then
     -- another algorithm's config hash is looked for on a config check only: a change of algorithm is a change of
     -- the declared spec, which every instance checks at its first decision with it
-    if value or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
+    if check ~= '-' and redis.call('exists', keys[1]) == 1 then
       return nil
     end
-    return bucket_decide(valueKey, wanted, now, rate, interval, burst, false)
+    return bucket_decide(valueKey, wanted, now, rate, interval, burst, false, config)
   end
-  local keep, done = checked(check, storedRate ~= rate or storedInterval ~= interval or storedBurst ~= burst)
+  local storedTat, storedConfig = string.match(value, '^g([^:]+):(.+)$')
+  if storedTat == nil then
+    return nil
+  end
+  local tat = tonumber(storedTat)
+  if storedConfig == config then
+    return bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
+  end
+  local _, storedRate, storedInterval, storedBurst = bucket_read(value)
+  local keep, done = checked(check, true)
   if keep then
-    rate, interval, burst = storedRate, storedInterval, storedBurst
+    rate, interval, burst, config = storedRate, storedInterval, storedBurst, storedConfig
   elseif done == 1 then
     tat = now + bucket_out(tat, storedRate, storedInterval, now) * interval * 1000 / rate
-  elseif done == 2 then
+  else
     tat = false
   end
-  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat)
+  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
   if done ~= nil and reply[1] ~= -1 then
     for i, v in ipairs({storedRate, storedInterval, tonumber(rateType), 0, done, 'token-bucket:' .. storedBurst}) do
       reply[3 + i] = v

@@ -41,7 +41,7 @@ local function write_back_other(keys, declared, clock)
       added = added + tonumber(permits)
     end
     if tat > nowMicros then
-      bucket_write(valueKey, tat, rate, interval, burst, nowMicros)
+      bucket_write(valueKey, tat, rate .. ':' .. interval .. ':' .. burst, nowMicros)
     end
     return added
   end

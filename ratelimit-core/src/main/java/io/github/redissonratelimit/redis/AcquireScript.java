@@ -73,9 +73,8 @@ final class AcquireScript {
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
         LimitAlgorithm algorithm = spec.algorithm();
         return switch (algorithm.type()) {
-            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
-                    + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + algorithm.burst() + " "
-                    + check.code;
+            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + nextGrantId() + " " + typeCode(spec.mode())
+                    + " " + check.code + " " + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst();
             case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
                     + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + check.code + " "
                     + CalendarWindows.bounds(algorithm, calendarClock.instant());

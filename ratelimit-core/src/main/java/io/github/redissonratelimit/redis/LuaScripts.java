@@ -41,7 +41,7 @@ public final class LuaScripts {
     static final Script ACQUIRE_SLIDING = Script.of("clock", "common", "sliding-alone", "decide", "acquire-sliding");
 
     /** A decision of a token bucket alone. */
-    static final Script ACQUIRE_BUCKET = Script.of("clock", "keyed", "token-bucket", "acquire-bucket");
+    static final Script ACQUIRE_BUCKET = Script.of("keyed", "token-bucket", "acquire-bucket");
 
     /** A decision of a fixed window alone. */
     static final Script ACQUIRE_WINDOW = Script.of("clock", "keyed", "fixed-window", "acquire-window");
