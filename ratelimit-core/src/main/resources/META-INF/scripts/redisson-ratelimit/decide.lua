@@ -39,13 +39,14 @@ decide_sliding = function(keys, argument)
   local write, recounting = false, false
   local change = nil
   local switched = nil -- another algorithm's state found, and what was done with it
+  local unconfigured -- the counter as read when no config is stored: read once, for both uses below
   if rate == nil then
     rate, interval, rateType, keepAlive = declared[1], declared[2], declared[3], declared[4]
     if wanted > rate then
       return {-1, rate} -- before writing anything: a limiter no call could ever take from is not created
     end
-    local other = other_state(keys, declaredValueKey, redis.call('get', declaredValueKey), now, now * 1000,
-      'sliding')
+    unconfigured = redis.call('get', declaredValueKey)
+    local other = other_state(keys, declaredValueKey, unconfigured, now, now * 1000, 'sliding')
     if other ~= nil then
       if other.elsewhere then
         return {OTHER_ALGORITHM}
@@ -55,8 +56,10 @@ decide_sliding = function(keys, argument)
         return check == 'k' and with_change(reply, other, 3) or reply
       end
       other.clear()
+      unconfigured = false
       if check == 'u' and other.out > 0 then
-        redis.call('set', declaredValueKey, rate - other.out) -- held from now, below, as lost grants are
+        unconfigured = tostring(rate - other.out)
+        redis.call('set', declaredValueKey, unconfigured) -- held from now, below, as lost grants are
       end
       switched = {other, check == 'u' and 1 or 2}
     end
@@ -88,7 +91,12 @@ decide_sliding = function(keys, argument)
   end
   local written, sliceEnd, slicePermits = written_free(writtenField)
 
-  local stored = redis.call('get', valueKey)
+  local stored
+  if unconfigured ~= nil and valueKey == declaredValueKey then
+    stored = unconfigured
+  else
+    stored = redis.call('get', valueKey)
+  end
   local free
   local changed, added = false, false -- added: a member that needs the keys to live one more interval
   local oldest, leaving
