@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Counts the instructions redis-server executes per decision for each algorithm's own acquire script and for a
+# minimal GCRA script, with valgrind's callgrind: (instructions for 12,000 calls - for 2,000 calls) / 10,000, so
+# redis-server's start and stop cancel out. Deterministic, unlike timings on a shared machine.
+# Needs valgrind, redis-benchmark, redis-cli and a redis-server binary (REDIS_SERVER, default: redis-server on PATH;
+# the one embedded-redis unpacks works too). Run from the repository's root:
+#   ratelimit-benchmarks/tools/script-instructions.sh
+set -euo pipefail
+SERVER=${REDIS_SERVER:-redis-server}
+PORT=${PORT:-6411}
+LUA=ratelimit-core/src/main/resources/META-INF/scripts/redisson-ratelimit
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# the compositions of LuaScripts: ACQUIRE_SLIDING, ACQUIRE_BUCKET, ACQUIRE_WINDOW
+cat $LUA/clock.lua $LUA/common.lua $LUA/sliding-alone.lua $LUA/decide.lua $LUA/acquire-sliding.lua > "$WORK/sliding.lua"
+cat $LUA/keyed.lua $LUA/token-bucket.lua $LUA/acquire-bucket.lua > "$WORK/bucket.lua"
+cat $LUA/clock.lua $LUA/keyed.lua $LUA/fixed-window.lua $LUA/acquire-window.lua > "$WORK/window.lua"
+echo 'return 1' > "$WORK/one.lua"
+cat > "$WORK/gcra.lua" <<'GCRA'
+local t = redis.call('time')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local tat = tonumber(redis.call('get', KEYS[2])) or now
+if tat < now then tat = now end
+local after = tat + 1000
+if after - now <= 1000000000 then
+  redis.call('set', KEYS[2], after, 'PX', math.max(1, math.ceil((after - now) / 1000)))
+  return {0, 1, 0}
+end
+return {1, 0, 1}
+GCRA
+
+# total instructions of a redis-server that ran $2 calls of script $1 with argument $3
+run() {
+  local out="$WORK/callgrind.$RANDOM"
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
+    >/dev/null 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 100); do [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ] && break; sleep 0.3; done
+  local sha
+  sha=$(redis-cli -p "$PORT" SCRIPT LOAD "$(cat "$1")")
+  redis-benchmark -p "$PORT" -n "$2" -c 1 -r 256 -q EVALSHA "$sha" 5 "{k:__rand_int__}" "{k:__rand_int__}:value" \
+    "{k:__rand_int__}:value:c" "{k:__rand_int__}:permits" "{k:__rand_int__}:permits:c" "$3" >/dev/null
+  redis-cli -p "$PORT" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
+  wait "$pid" || true
+  grep '^totals:' "$out" | awk '{print $2}'
+}
+
+measure() {
+  local few many
+  few=$(run "$WORK/$1.lua" 2000 "$2")
+  many=$(run "$WORK/$1.lua" 12000 "$2")
+  echo "$1: $(( (many - few) / 10000 )) instructions per call"
+}
+
+measure one x
+measure gcra x
+measure sliding '1 0 abcdefgh00000001 1000000 1000 0 0 -'
+measure bucket 'g 1 0 abcdefgh00000001 0 - 1000000:1000:1000000'
+measure window 'f 1 0 abcdefgh00000001 1000000000 1000 0 - 0 0 0 0'
