@@ -9,6 +9,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimit;
 
 @RestController
@@ -34,6 +35,17 @@ public class OrderController {
             message = "At most 20 searches per minute")
     public Map<String, String> search(@RequestParam String userId) {
         return Map.of("userId", userId, "orders", "[]");
+    }
+
+    /**
+     * A quota: 3 exports per user and calendar day (UTC), whatever the time of day they come at; the 4th is refused
+     * until midnight. A fixed window, one key per user (docs/algorithms.md).
+     */
+    @GetMapping("/export")
+    @RateLimit(name = "order-export", key = "'order:export:' + #userId", rate = 3, calendar = CalendarPeriod.DAY,
+            message = "At most 3 exports per day")
+    public Map<String, String> export(@RequestParam String userId) {
+        return Map.of("userId", userId, "export", "orders.csv");
     }
 
     /** 100 reads a second for everyone together. */

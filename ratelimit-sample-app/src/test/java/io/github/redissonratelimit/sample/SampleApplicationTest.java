@@ -145,4 +145,20 @@ class SampleApplicationTest {
                 .hasValueSatisfying(value -> assertThat(value).matches(
                         "\"order-search-burst\";r=1;t=1, \"order-search-minute\";r=19;t=(59|60)"));
     }
+
+    @Test
+    void exportIsADailyQuota() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            assertThat(send("GET", "/orders/export?userId=frank").statusCode()).isEqualTo(200);
+        }
+        HttpResponse<String> refused = send("GET", "/orders/export?userId=frank");
+        assertThat(refused.statusCode()).isEqualTo(429);
+        long untilMidnight = java.time.Duration.between(java.time.Instant.now(),
+                java.time.LocalDate.now(java.time.ZoneOffset.UTC).plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC))
+                .toSeconds();
+        assertThat(refused.headers().firstValue("Retry-After")).as("the quota starts again at midnight UTC")
+                .hasValueSatisfying(value -> assertThat(Long.parseLong(value)).isBetween(untilMidnight - 5,
+                        untilMidnight + 5));
+        assertThat(send("GET", "/orders/export?userId=grace").statusCode()).isEqualTo(200);
+    }
 }
