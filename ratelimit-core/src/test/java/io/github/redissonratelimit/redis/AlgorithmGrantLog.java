@@ -3,15 +3,11 @@ package io.github.redissonratelimit.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
-import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * Records, through {@code MONITOR}, every grant a token bucket or a fixed window makes on one OVERALL limiter: the
@@ -28,7 +24,7 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * A write that takes permits back (a refund) is recorded apart. What is recorded is what Redis executed,
  * independent of the client under test.
  */
-final class AlgorithmGrantLog implements AutoCloseable {
+final class AlgorithmGrantLog extends MonitorLog {
 
     /**
      * One grant: when Redis ran it (us, Redis's clock), its permits, and for a fixed window the window's bounds
@@ -37,81 +33,42 @@ final class AlgorithmGrantLog implements AutoCloseable {
     record Event(long serverMicros, long permits, long windowStart, long windowEnd) {
     }
 
-    private static final Pattern TOKEN = Pattern.compile("\"((?:[^\"\\\\]++|\\\\.)*+)\"");
     private static final Pattern BUCKET = Pattern.compile("g([\\d.e+]+):(\\d+):(\\d+):(\\d+)");
     private static final Pattern WINDOW = Pattern.compile("f(\\d+):(\\d+):(\\d+):(\\d+)");
 
-    private final RespClient monitor;
-    private final RedisDeployment redis;
-    private final String limiterName;
     private final String valueKey;
-    private final String marker = "grant-log-end-" + UUID.randomUUID();
     private final List<Event> grants = new ArrayList<>();
     private final List<Event> refunds = new ArrayList<>();
-    private final CountDownLatch drained = new CountDownLatch(1);
-    private volatile RuntimeException failure;
     /** The stamp of the last TIME a script ran, and the value it last wrote: reader thread only. */
     private long lastTimeMicros;
     private String lastValue;
 
     private AlgorithmGrantLog(RedisDeployment redis, String limiterName) {
-        this.redis = redis;
-        this.limiterName = limiterName;
+        super(redis, limiterName);
         this.valueKey = LimiterNaming.valueKey(limiterName);
-        this.monitor = redis.cliFor(limiterName);
-        if (!"OK".equals(monitor.string("MONITOR"))) {
-            throw new IllegalStateException("MONITOR refused");
-        }
-        Thread reader = new Thread(this::read, "algorithm-grant-log");
-        reader.setDaemon(true);
-        reader.start();
     }
 
     /** Records on the master that holds the limiter's keys. */
     static AlgorithmGrantLog start(RedisDeployment redis, String limiterName) {
-        return new AlgorithmGrantLog(redis, limiterName);
+        AlgorithmGrantLog log = new AlgorithmGrantLog(redis, limiterName);
+        log.startReading("algorithm-grant-log");
+        return log;
     }
 
-    private void read() {
-        try {
-            while (true) {
-                String line = String.valueOf(monitor.receive());
-                if (line.contains(marker)) {
-                    return;
-                }
-                parse(line);
-            }
-        }
-        catch (RuntimeException | Error ex) {
-            failure = new IllegalStateException("Could not read MONITOR", ex); // reported by close()
-        }
-        finally {
-            drained.countDown();
-        }
-    }
-
-    private void parse(String line) {
-        int space = line.indexOf(' ');
-        int close = line.indexOf("] ");
-        if (space < 0 || close < 0 || !line.substring(space, close).contains("lua")) {
+    @Override
+    void command(long stampMicros, boolean fromScript, List<String> tokens) {
+        if (!fromScript) {
             return;
-        }
-        String[] seconds = line.substring(0, space).split("\\.");
-        long stampMicros = Long.parseLong(seconds[0]) * 1_000_000 + Long.parseLong(seconds[1]);
-        List<String> tokens = new ArrayList<>();
-        Matcher matcher = TOKEN.matcher(line.substring(close + 2));
-        while (matcher.find()) {
-            tokens.add(matcher.group(1));
         }
         if (tokens.size() == 1 && tokens.get(0).equalsIgnoreCase("time")) {
             lastTimeMicros = stampMicros;
         }
         else if (tokens.size() >= 3 && tokens.get(0).equalsIgnoreCase("set")
-                && new String(GrantLog.unescape(tokens.get(1)), StandardCharsets.UTF_8).equals(valueKey)) {
+                && new String(unescape(tokens.get(1)), StandardCharsets.UTF_8).equals(valueKey)) {
             written(tokens.get(2), lastTimeMicros);
         }
         else if (tokens.size() >= 2 && tokens.get(0).equalsIgnoreCase("del")) {
-            throw new IllegalStateException("the log does not follow deleted keys: " + line);
+            throw new IllegalStateException("the log does not follow deleted keys: " + tokens);
         }
     }
 
@@ -146,28 +103,6 @@ final class AlgorithmGrantLog implements AutoCloseable {
         }
         else if (event.permits() < 0) {
             refunds.add(event);
-        }
-    }
-
-    /** Stops recording once every command sent so far has been read. */
-    @Override
-    public void close() {
-        try (RespClient cli = redis.cliFor(limiterName)) {
-            cli.command("ECHO", marker);
-        }
-        try {
-            if (!drained.await(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("MONITOR did not deliver the end marker");
-            }
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        finally {
-            monitor.close();
-        }
-        if (failure != null) {
-            throw failure;
         }
     }
 
