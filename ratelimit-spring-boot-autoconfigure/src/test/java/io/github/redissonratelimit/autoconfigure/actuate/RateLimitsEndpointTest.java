@@ -136,7 +136,7 @@ class RateLimitsEndpointTest {
                             .andExpect(jsonPath("$.limits[0].shadow").value(false))
                             .andExpect(jsonPath("$.limits[0].tiers.expression").value("@plans.planOf(#apiKey)"))
                             .andExpect(jsonPath("$.limits[0].tiers.selection").value(
-                                    RateLimitsEndpoint.TiersDescriptor.SELECTION))
+                                    LimitDescriptor.TiersDescriptor.SELECTION))
                             .andExpect(jsonPath("$.limits[0].tiers.tiers.length()").value(2))
                             .andExpect(jsonPath("$.limits[0].tiers.tiers[0].name").value("free"))
                             .andExpect(jsonPath("$.limits[0].tiers.tiers[0].rate").value(1))
