@@ -52,25 +52,23 @@ public enum CalendarPeriod {
 
     /** The start of the window after the one that starts at {@code start}. */
     public ZonedDateTime next(ZonedDateTime start) {
-        return switch (this) {
-            case NONE -> throw new IllegalStateException("NONE has no calendar windows");
-            case HOUR -> start.plusHours(1);
-            case DAY -> start.toLocalDate().plusDays(1).atStartOfDay(start.getZone());
-            case WEEK -> start.toLocalDate().plusWeeks(1).atStartOfDay(start.getZone());
-            case MONTH -> start.toLocalDate().plusMonths(1).atStartOfDay(start.getZone());
-            case YEAR -> start.toLocalDate().plusYears(1).atStartOfDay(start.getZone());
-        };
+        return step(start, 1);
     }
 
     /** The start of the window before the one that starts at {@code start}. */
     public ZonedDateTime previous(ZonedDateTime start) {
+        return step(start, -1);
+    }
+
+    /** The start of the window {@code windows} windows after (before, when negative) the one at {@code start}. */
+    private ZonedDateTime step(ZonedDateTime start, int windows) {
         return switch (this) {
             case NONE -> throw new IllegalStateException("NONE has no calendar windows");
-            case HOUR -> start.minusHours(1);
-            case DAY -> start.toLocalDate().minusDays(1).atStartOfDay(start.getZone());
-            case WEEK -> start.toLocalDate().minusWeeks(1).atStartOfDay(start.getZone());
-            case MONTH -> start.toLocalDate().minusMonths(1).atStartOfDay(start.getZone());
-            case YEAR -> start.toLocalDate().minusYears(1).atStartOfDay(start.getZone());
+            case HOUR -> start.plusHours(windows);
+            case DAY -> start.toLocalDate().plusDays(windows).atStartOfDay(start.getZone());
+            case WEEK -> start.toLocalDate().plusWeeks(windows).atStartOfDay(start.getZone());
+            case MONTH -> start.toLocalDate().plusMonths(windows).atStartOfDay(start.getZone());
+            case YEAR -> start.toLocalDate().plusYears(windows).atStartOfDay(start.getZone());
         };
     }
 
