@@ -1,4 +1,4 @@
--- fixed-window: a counter per window (prepended to the scripts that decide, after common.lua). The key is the
+-- fixed-window: a counter per window (prepended to the scripts that know it, after keyed.lua). The key is the
 -- limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding
 -- 'f<count>:<window start ms>:<window end ms>:<rate>' and expiring at the window's end (an absent key is an empty
 -- window). A call that would take the count above the rate is refused and takes nothing.
@@ -106,10 +106,8 @@ local function window_own(keys, argument)
     end
   end
   local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix)
-  if done ~= nil and reply[1] ~= -1 then
-    for i, v in ipairs({storedRate, storedEnd - storedStart, tonumber(rateType), 0, done, 'fixed-window'}) do
-      reply[3 + i] = v
-    end
+  if done ~= nil then
+    with_stored(reply, {storedRate, storedEnd - storedStart, tonumber(rateType), 0}, done, 'fixed-window')
   end
   return with_receipt(reply, start)
 end

@@ -1,5 +1,6 @@
 -- keyed: what the scripts of the token bucket and the fixed window share with the others that know them (prepended
--- after clock.lua). The sliding window's own script leaves it out: Redis runs a script's whole chunk on each call.
+-- after clock.lua, or first in the token bucket's own script, which needs no clock.lua). The sliding window's own
+-- script leaves it out: Redis runs a script's whole chunk on each call.
 
 -- The time of this call in microseconds: Redis's clock for '0', else the caller's clock in ms.
 local function now_micros(clock)
@@ -30,4 +31,19 @@ local function checked(check, differs)
     return true, 3
   end
   return false, check == 'u' and 1 or 2
+end
+
+-- A decision's reply followed by what a config check found: the config stored before ({rate, interval, type,
+-- keep-alive}), what was done about it (1 updated, 2 reset, 3 kept) and the stored algorithm (see algorithms.lua). A
+-- refusal ({-1, most}) stays as it is.
+local function with_stored(reply, config, done, kind)
+  if reply[1] == -1 then
+    return reply
+  end
+  for i = 1, 4 do
+    reply[3 + i] = config[i]
+  end
+  reply[8] = done
+  reply[9] = kind
+  return reply
 end

@@ -41,16 +41,7 @@ local function other_state(keys, valueKey, value, now, nowMicros, declaredKind)
   return nil
 end
 
--- The reply of a decision that found another algorithm's config: the decision's, then the stored config, what was
--- done (1 updated, 2 reset, 3 kept) and the stored algorithm.
+-- The reply of a decision that found another algorithm's config (see with_stored).
 local function with_change(reply, other, done)
-  if reply[1] == -1 then
-    return reply
-  end
-  for i = 1, 4 do
-    reply[3 + i] = other.config[i]
-  end
-  reply[8] = done
-  reply[9] = other.kind
-  return reply
+  return with_stored(reply, other.config, done, other.kind)
 end

@@ -1,4 +1,4 @@
--- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that decide, after common.lua).
+-- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that know it, after keyed.lua).
 -- The key is the limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding
 -- 'g<tat>:<rate>:<interval ms>:<burst>': tat, the theoretical arrival time in microseconds of Redis's clock (the
 -- time at which the bucket is full again), and the config it was written with. A grant of n permits moves tat
@@ -111,10 +111,8 @@ local function bucket_own(keys, argument)
     tat = false
   end
   local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
-  if done ~= nil and reply[1] ~= -1 then
-    for i, v in ipairs({storedRate, storedInterval, tonumber(rateType), 0, done, 'token-bucket:' .. storedBurst}) do
-      reply[3 + i] = v
-    end
+  if done == nil then
+    return reply
   end
-  return reply
+  return with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done, 'token-bucket:' .. storedBurst)
 end
