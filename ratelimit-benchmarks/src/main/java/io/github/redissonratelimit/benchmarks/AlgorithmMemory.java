@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
@@ -62,6 +66,21 @@ final class AlgorithmMemory {
             }
         }
         return results;
+    }
+
+    /**
+     * The reference: the one key of {@link Algorithms#GCRA_SCRIPT} after a grant, named as the token bucket's key of
+     * rate 100,000 would be (its value, a timestamp in µs, has the same length at any rate).
+     */
+    static Result gcraReference(RedissonClient redisson, RedisProbe redis) {
+        String name = new LimiterNaming().limiterName("memory:minimal-gcra:100000");
+        String key = name + ":value";
+        RScript script = redisson.getScript(StringCodec.INSTANCE);
+        long hourMicros = Duration.ofHours(1).toNanos() / 1_000;
+        script.eval(RScript.Mode.READ_WRITE, Algorithms.gcraScript(), RScript.ReturnType.LIST, List.of(key),
+                String.valueOf(hourMicros / 100_000), String.valueOf(hourMicros));
+        return new Result(null, 100_000, 1, List.of(":value"), redis.memoryUsage(key),
+                key.getBytes(java.nio.charset.StandardCharsets.UTF_8).length, redis.stringLength(key));
     }
 
     /** Takes the limiter's {@code capacity} in batches, then one permit after the other until one is refused. */

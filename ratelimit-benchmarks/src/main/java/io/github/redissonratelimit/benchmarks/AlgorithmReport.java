@@ -36,14 +36,15 @@ final class AlgorithmReport {
                 + "decisions in flight over %d users, %d rounds of %d ms, the loads interleaved; medians over the "
                 + "rounds. Allowed: limits of %,d per second (a token bucket as large) that no run reaches. Rejected: "
                 + "limits of 1 per day, taken. Redis µs: INFO commandstats `usec` of the script calls, per decision: "
-                + "wall time, so a redis-server that loses its CPU to other processes mid-script counts the wait; "
-                + "in brackets the round least disturbed. Redis CPU µs: redis-server's CPU time (/proc) per "
-                + "decision, which other load disturbs less but which includes reading requests and writing "
-                + "replies. The references, driven alike, tell what this machine's Redis takes for the least a "
-                + "decision could cost: one `INCR` of a counter per user, and one call of a script that only "
-                + "returns 1.\n\n",
+                + "wall time, so a redis-server that loses its CPU to other processes mid-script counts the wait "
+                + "(here: %s); in brackets the round least disturbed. Redis CPU µs: redis-server's CPU time (/proc) "
+                + "per decision, which includes reading requests and writing replies. The references, driven alike, "
+                + "tell what this machine's Redis takes for the least a decision could cost: one `INCR` of a counter "
+                + "per user, one call of a script that only returns 1, and a minimal GCRA "
+                + "(`ratelimit-benchmarks/src/main/resources/%s`: `TIME`, `GET` and `SET PX` of a timestamp, no "
+                + "config kept, no free permits or refill time in its reply).\n\n",
                 RedisTimeScenario.IN_FLIGHT, Users.COUNT, settings.redisTimeRounds(), settings.redisTimeRun().toMillis(),
-                Limits.GENEROUS_RATE));
+                Limits.GENEROUS_RATE, results.redisTimePlacement, Algorithms.GCRA_SCRIPT));
         md.append("| algorithm | Redis µs per allowed decision (lowest round) | Redis µs per rejected decision (lowest "
                 + "round) | Redis CPU µs per allowed decision | Redis CPU µs per rejected decision | allowed decisions/s "
                 + "| Redis CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -52,6 +53,8 @@ final class AlgorithmReport {
         }
         row(md, "reference: `INCR`", find(results, Algorithms.INCR, true), null);
         row(md, "reference: " + Algorithms.RETURN_1, find(results, Algorithms.RETURN_1, true), null);
+        row(md, "reference: " + Algorithms.GCRA, find(results, Algorithms.GCRA, true),
+                find(results, Algorithms.GCRA, false));
         double bucket = slowest(results, Algorithms.TOKEN_BUCKET);
         double window = slowest(results, Algorithms.FIXED_WINDOW);
         md.append(String.format(Locale.ROOT, "\nGoals: Redis time per token bucket decision ≤ %.0f µs: **%.1f µs** %s; "
@@ -75,7 +78,9 @@ final class AlgorithmReport {
         md.append("\n### Memory per limiter, by algorithm\n\n");
         md.append("`rate` permits per hour (a token bucket of `rate`), taken in grants of one until one is refused; "
                 + "then `MEMORY USAGE <key> SAMPLES 0` summed over every key of the limiter. Its keys are named "
-                + "`rate_limit:{memory:<algorithm>:<rate>}` and suffixes: the name is part of each key's cost.\n\n");
+                + "`rate_limit:{memory:<algorithm>:<rate>}` and suffixes: the name is part of each key's cost. The "
+                + "reference is the minimal GCRA's one key, named as long as the token bucket's: it holds one "
+                + "timestamp whatever the rate, so it is measured once.\n\n");
         md.append("| algorithm | keys |");
         rates.forEach(rate -> md.append(String.format(Locale.ROOT, " bytes at rate %,d |", rate)));
         md.append(" of the last, key names | of the last, string values |\n| --- | --- |");
@@ -89,6 +94,10 @@ final class AlgorithmReport {
             rows.forEach(row -> md.append(String.format(Locale.ROOT, " %,d |", row.bytes())));
             md.append(String.format(Locale.ROOT, " %d | %d |\n", largest.nameBytes(), largest.stringBytes()));
         }
+        AlgorithmMemory.Result gcra = results.gcraMemory;
+        md.append("| reference: " + Algorithms.GCRA + " | `:value` |");
+        rates.forEach(rate -> md.append(String.format(Locale.ROOT, " %,d |", gcra.bytes())));
+        md.append(String.format(Locale.ROOT, " %d | %d |\n", gcra.nameBytes(), gcra.stringBytes()));
         long most = results.algorithmMemory.stream().filter(row -> row.algorithm() == Algorithms.TOKEN_BUCKET)
                 .mapToLong(AlgorithmMemory.Result::bytes).max().orElseThrow();
         md.append(String.format(Locale.ROOT, "\nGoal: a token bucket ≤ %d B per limiter at every rate: **%d B** %s.\n",
@@ -105,10 +114,12 @@ final class AlgorithmReport {
                 missed.add(String.format(Locale.ROOT, "Redis time per %s decision: %.1f µs allowed, %.1f µs rejected "
                         + "> %.0f µs (lowest rounds %.1f and %.1f). The commands its script runs took %.1f and %.1f µs "
                         + "of them (%s per allowed decision); the rest is Lua around those commands. In the same run "
-                        + "a script that only returns 1 took %.1f µs, an `INCR` %.1f µs.", algorithm.label(),
+                        + "a script that only returns 1 took %.1f µs, an `INCR` %.1f µs, the minimal GCRA %.1f µs "
+                        + "allowed and %.1f µs rejected.", algorithm.label(),
                         allowed.micros(), rejected.micros(), goal, allowed.lowestMicros(), rejected.lowestMicros(),
                         allowed.innerMicros(), rejected.innerMicros(), commands(allowed),
-                        find(results, Algorithms.RETURN_1, true).micros(), find(results, Algorithms.INCR, true).micros()));
+                        find(results, Algorithms.RETURN_1, true).micros(), find(results, Algorithms.INCR, true).micros(),
+                        find(results, Algorithms.GCRA, true).micros(), find(results, Algorithms.GCRA, false).micros()));
             }
         }
         AlgorithmMemory.Result largest = results.algorithmMemory.stream()
@@ -117,8 +128,9 @@ final class AlgorithmReport {
         if (largest.bytes() > TOKEN_BUCKET_BYTES) {
             missed.add(String.format(Locale.ROOT, "Memory per token bucket: %d B > %d B at rate %,d; of them %d B are "
                     + "the key's name and %d B the string it holds; the rest is Redis's own bookkeeping of a key "
-                    + "with a TTL.", largest.bytes(), TOKEN_BUCKET_BYTES, largest.rate(), largest.nameBytes(),
-                    largest.stringBytes()));
+                    + "with a TTL. The minimal GCRA's key, named alike, takes %d B.", largest.bytes(),
+                    TOKEN_BUCKET_BYTES, largest.rate(), largest.nameBytes(), largest.stringBytes(),
+                    results.gcraMemory.bytes()));
         }
     }
 

@@ -34,8 +34,13 @@ final class AlgorithmScenario {
         BenchmarkMain.log("Redis time per decision, by algorithm");
         List<RedisTimeScenario.Load> loads = new ArrayList<>(Algorithms.loads(backend));
         loads.addAll(Algorithms.references(redisson));
-        results.algorithmTime = RedisTimeScenario.run(loads, redis, settings.redisTimeRounds(), settings.redisTimeRun());
+        try (CpuPinning pinning = CpuPinning.redisAlone(redis)) {
+            results.redisTimePlacement = pinning.description();
+            results.algorithmTime = RedisTimeScenario.run(loads, redis, settings.redisTimeRounds(),
+                    settings.redisTimeRun());
+        }
         results.algorithmMemory = AlgorithmMemory.run(backend, redis, settings.quick());
+        results.gcraMemory = AlgorithmMemory.gcraReference(redisson, redis);
         // last: by now the client is warm and keeps to the bursts' schedule
         results.bursts = AlgorithmBursts.run(backend, redis);
     }

@@ -38,6 +38,10 @@ enum Algorithms {
     /** The ids of the {@link #references} loads. */
     static final String INCR = "INCR";
     static final String RETURN_1 = "a script returning 1";
+    static final String GCRA = "a minimal GCRA script";
+
+    /** The script of the {@link #GCRA} reference (also what {@code tools/script-instructions.sh} counts). */
+    static final String GCRA_SCRIPT = "reference-gcra.lua";
 
     private static final Duration DAY = Duration.ofDays(1);
 
@@ -78,8 +82,9 @@ enum Algorithms {
     }
 
     /**
-     * What Redis's time per decision is measured against on this machine: one {@code INCR} of a user's counter, and
-     * one call of a script that only returns 1 (the least any scripted decision costs).
+     * What Redis's time per decision is measured against on this machine: one {@code INCR} of a user's counter, one
+     * call of a script that only returns 1 (the least any scripted decision costs), and a minimal GCRA
+     * ({@link #GCRA_SCRIPT}: the least a token bucket on Redis's clock costs), allowed and rejected.
      */
     static List<RedisTimeScenario.Load> references(RedissonClient redisson) {
         RAtomicLong[] counters = new RAtomicLong[Users.COUNT];
@@ -90,7 +95,48 @@ enum Algorithms {
         return List.of(new RedisTimeScenario.Load(INCR, true,
                         user -> counters[user].incrementAndGetAsync().thenApply(count -> true), List.of("incr")),
                 new RedisTimeScenario.Load(RETURN_1, true, user -> script.<Boolean>evalAsync(RScript.Mode.READ_ONLY,
-                        "return 1", RScript.ReturnType.BOOLEAN), SCRIPT_CALLS));
+                        "return 1", RScript.ReturnType.BOOLEAN), SCRIPT_CALLS),
+                gcra(script, true), gcra(script, false));
+    }
+
+    /** The {@link #GCRA} reference: a bucket as large as the allowed loads' limits, or one of 1 per day, taken. */
+    private static RedisTimeScenario.Load gcra(RScript script, boolean allowed) {
+        String source = gcraScript();
+        String sha = script.scriptLoad(source);
+        // µs per permit and the burst's µs: GENEROUS_RATE per second with a burst as large, or 1 per day
+        List<Object> args = allowed ? List.of(String.valueOf(1e6 / Limits.GENEROUS_RATE), "1000000")
+                : List.of(String.valueOf(DAY.toNanos() / 1_000), String.valueOf(DAY.toNanos() / 1_000));
+        List<Object>[] keys = gcraKeys(allowed);
+        if (!allowed) {
+            for (List<Object> key : keys) {
+                script.evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LIST, key, args.toArray());
+            }
+        }
+        return new RedisTimeScenario.Load(GCRA, allowed, user -> script.<List<Long>>evalShaAsync(RScript.Mode.READ_WRITE,
+                sha, RScript.ReturnType.LIST, keys[user], args.toArray()).thenApply(reply -> reply.get(0) == 0L),
+                SCRIPT_CALLS);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object>[] gcraKeys(boolean allowed) {
+        List<Object>[] keys = new List[Users.COUNT];
+        for (int user = 0; user < Users.COUNT; user++) {
+            keys[user] = List.of("redis-time:gcra:" + allowed + ":{" + Users.id(user) + "}");
+        }
+        return keys;
+    }
+
+    /** The source of {@link #GCRA_SCRIPT}. */
+    static String gcraScript() {
+        try (var in = Algorithms.class.getClassLoader().getResourceAsStream(GCRA_SCRIPT)) {
+            if (in == null) {
+                throw new IllegalStateException(GCRA_SCRIPT + " is not on the class path");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (java.io.IOException ex) {
+            throw new java.io.UncheckedIOException(ex);
+        }
     }
 
     private RedisTimeScenario.Load load(RedissonRateLimitBackend backend, boolean allowed) {

@@ -166,8 +166,15 @@ public final class BenchmarkMain {
         results.memory = MemoryScenario.run(app.getBean("redissonRateLimitBackend", RateLimitBackend.class), redis,
                 settings.quick());
         log("Redis time per decision");
-        results.redisTime = RedisTimeScenario.run(RedisTimeLoads.all(redisson), redis, settings.redisTimeRounds(),
-                settings.redisTimeRun());
+        List<RedisTimeScenario.Load> loads = RedisTimeLoads.all(redisson);
+        try (CpuPinning pinning = CpuPinning.redisAlone(redis)) {
+            results.redisTimePlacement = pinning.description();
+            results.redisTime = RedisTimeScenario.run(loads, redis, settings.redisTimeRounds(),
+                    settings.redisTimeRun());
+        }
+        log("Redis saturation ramp");
+        results.saturation = RedisSaturation.run(loads.stream().filter(RedisTimeScenario.Load::allowed).toList(), redis,
+                settings.saturationRounds(), settings.redisTimeRun());
         AlgorithmScenario.run(redisson, redis, results);
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);

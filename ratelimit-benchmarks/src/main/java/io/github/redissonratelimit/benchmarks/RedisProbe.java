@@ -88,7 +88,7 @@ record RedisProbe(String host, int port) {
      * CPU time redis-server has used so far, from /proc (so only when it runs on this machine), or -1.
      */
     long cpuNanos() {
-        String pid = info("server", "process_id");
+        String pid = pid();
         if (pid == null) {
             return -1;
         }
@@ -103,6 +103,11 @@ record RedisProbe(String host, int port) {
         catch (IOException | RuntimeException ex) {
             return -1;
         }
+    }
+
+    /** redis-server's process id, or null when it does not tell. */
+    String pid() {
+        return info("server", "process_id");
     }
 
     private String info(String section, String field) {

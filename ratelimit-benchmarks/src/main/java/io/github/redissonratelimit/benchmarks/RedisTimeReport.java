@@ -19,10 +19,11 @@ final class RedisTimeReport {
                 + "users, %d rounds of %d ms, the contenders interleaved; medians over the rounds. Allowed: limits of "
                 + "%,d per second that no run reaches. Rejected: limits of 1 per hour, taken. Redis µs: INFO "
                 + "commandstats `usec` of the commands the contender sends (EVALSHA and EVAL; (d) also its GET), per "
-                + "decision. One core: decisions per second of redis-server CPU time (/proc), what one saturated Redis "
-                + "core sustains; the Redis CPU column tells how near to saturation the run drove it.\n\n",
+                + "decision: wall time, so a redis-server that loses its CPU mid-script counts the wait (here: %s). "
+                + "One core: decisions per second of redis-server CPU time (/proc), what one saturated Redis core "
+                + "sustains; the Redis CPU column tells how near to saturation the run drove it.\n\n",
                 RedisTimeScenario.IN_FLIGHT, Users.COUNT, results.settings.redisTimeRounds(),
-                results.settings.redisTimeRun().toMillis(), Limits.GENEROUS_RATE));
+                results.settings.redisTimeRun().toMillis(), Limits.GENEROUS_RATE, results.redisTimePlacement));
         md.append("| contender | Redis µs per allowed decision | Redis µs per rejected decision | allowed decisions/s "
                 + "| Redis CPU | allowed decisions per Redis core second | rejected decisions per Redis core second |\n");
         md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -36,6 +37,8 @@ final class RedisTimeReport {
         double ratio = ratio(results);
         md.append(String.format(Locale.ROOT, "\nGoal: Redis time per allowed decision of (b) ≤ (a)'s: **%.2f×** %s.\n",
                 ratio, ratio <= 1 ? "✔" : "✘"));
+        RedisSaturation.render(md, results.saturation, CONTENDERS, results.settings.redisTimeRun(),
+                results.settings.saturationRounds());
     }
 
     /** (b)'s Redis µs per allowed decision over (a)'s. */

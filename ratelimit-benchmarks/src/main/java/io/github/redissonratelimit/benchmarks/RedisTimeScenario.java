@@ -58,7 +58,7 @@ final class RedisTimeScenario {
     }
 
     /** One round of one load: its figures ({@link #measure}) and the commands its scripts ran. */
-    private record Sample(double[] figures, CommandStats inner, long decisions) {
+    record Sample(double[] figures, CommandStats inner, long decisions) {
     }
 
     static List<Result> run(List<Load> loads, RedisProbe redis, int rounds, Duration each) throws InterruptedException {
@@ -104,10 +104,15 @@ final class RedisTimeScenario {
      * commands run inside its scripts per decision} of one run, and those commands.
      */
     private static Sample measure(Load load, RedisProbe redis, Duration duration) throws InterruptedException {
+        return measure(load, redis, duration, IN_FLIGHT);
+    }
+
+    /** {@link #measure} with {@code inFlight} decisions in flight at once. */
+    static Sample measure(Load load, RedisProbe redis, Duration duration, int inFlight) throws InterruptedException {
         CommandStats before = redis.commandStats();
         long cpu = redis.cpuNanos();
         long started = System.nanoTime();
-        long decisions = drive(load, duration);
+        long decisions = drive(load, duration, inFlight);
         long elapsed = System.nanoTime() - started;
         cpu = cpu < 0 ? -1 : redis.cpuNanos() - cpu;
         CommandStats delta = redis.commandStats().minus(before);
@@ -125,7 +130,11 @@ final class RedisTimeScenario {
 
     /** Decides for the users in turn, {@link #IN_FLIGHT} at a time, for {@code duration}; the decisions made. */
     static long drive(Load load, Duration duration) throws InterruptedException {
-        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        return drive(load, duration, IN_FLIGHT);
+    }
+
+    private static long drive(Load load, Duration duration, int most) throws InterruptedException {
+        Semaphore inFlight = new Semaphore(most);
         AtomicLong done = new AtomicLong();
         AtomicLong wrong = new AtomicLong();
         long end = System.nanoTime() + duration.toNanos();
@@ -141,7 +150,7 @@ final class RedisTimeScenario {
             });
             user = user + 1 == Users.COUNT ? 0 : user + 1;
         }
-        if (!inFlight.tryAcquire(IN_FLIGHT, 30, TimeUnit.SECONDS)) {
+        if (!inFlight.tryAcquire(most, 30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("Decisions of " + load.id() + " did not complete");
         }
         if (wrong.get() > 0) {

@@ -24,9 +24,15 @@ final class Results {
     long newUsers;
     List<MemoryScenario.Result> memory;
     List<RedisTimeScenario.Result> redisTime;
+    /** The allowed loads of {@link #redisTime}, driven harder and harder ({@link RedisSaturation}). */
+    List<RedisSaturation.Step> saturation;
     /** The loads of {@link Algorithms#loads}. */
     List<RedisTimeScenario.Result> algorithmTime;
     List<AlgorithmMemory.Result> algorithmMemory;
+    /** The key of {@link Algorithms#GCRA_SCRIPT}, what a token bucket's memory is measured against. */
+    AlgorithmMemory.Result gcraMemory;
+    /** How redis-server and the harness were placed on the CPUs while Redis's time per decision was measured. */
+    String redisTimePlacement;
     AlgorithmBursts.Result bursts;
     double pingMicros;
     List<HttpScenario.Result> http;

@@ -16,6 +16,11 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
         return Math.min(rounds, 8);
     }
 
+    /** Rounds of each step of {@link RedisSaturation}. */
+    int saturationRounds() {
+        return quick ? 1 : 3;
+    }
+
     /** How long each load of the Redis time scenario runs per round. */
     Duration redisTimeRun() {
         return quick ? Duration.ofMillis(200) : Duration.ofMillis(800);
