@@ -38,12 +38,10 @@ local function decide_bucket(keys, argument)
   if check == '-' or check == 'k' then
     return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
   end
-  if wanted > burst then
-    return {-1, burst}
-  end
+  -- applied whatever the decision, a refusal included: the old state is gone, the new one carries what it had out
   other.clear()
   local start = check == 'u' and now + other.out * interval * 1000 / rate or false
-  return with_change(bucket_decide(valueKey, wanted, now, rate, interval, burst, start), other,
+  return with_change(bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, true), other,
     check == 'u' and 1 or 2)
 end
 
@@ -61,12 +59,9 @@ local function decide_window(keys, argument)
   if check == '-' or check == 'k' then
     return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
   end
-  if wanted > rate then
-    return {-1, rate}
-  end
   other.clear()
   return with_receipt(with_change(window_decide(valueKey, wanted, now, rate, check == 'u' and other.out or 0,
-    start, finish), other, check == 'u' and 1 or 2), start)
+    start, finish, nil, true), other, check == 'u' and 1 or 2), start)
 end
 
 local function decide(keys, argument)

@@ -40,16 +40,20 @@ local function window_write(valueKey, count, start, finish, rate, now, suffix)
 end
 
 -- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free (suffix:
--- see window_write).
+-- see window_write). changed: the config (or the algorithm) changed with this call, so the window is written whatever
+-- the decision: the new config holds from now on, with the count carried out of the old one.
 -- Returns {wait ms (0 when granted), free, next ms (until the window ends)}, or {-1, rate}.
-local function window_decide(valueKey, wanted, now, rate, count, start, finish, suffix)
-  if wanted > rate then
-    return {-1, rate}
-  end
+local function window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, changed)
   local left = math.max(0, finish - now)
-  if count + wanted <= rate then
+  if wanted <= rate and count + wanted <= rate then
     window_write(valueKey, count + wanted, start, finish, rate, now, suffix)
     return {0, rate - count - wanted, left}
+  end
+  if changed then
+    window_write(valueKey, count, start, finish, rate, now, suffix)
+  end
+  if wanted > rate then
+    return {-1, rate}
   end
   return {math.max(1, left), math.max(0, rate - count), left}
 end
@@ -105,7 +109,7 @@ local function window_own(keys, argument)
       count = 0
     end
   end
-  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix)
+  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, not keep and done ~= nil)
   if done ~= nil then
     with_stored(reply, {storedRate, storedEnd - storedStart, tonumber(rateType), 0}, done, 'fixed-window')
   end

@@ -45,20 +45,39 @@ local function bucket_write(valueKey, tat, config, now)
     math.max(1, math.ceil((tat - now) / 1000)))
 end
 
+-- Writes a bucket whose config just changed as it stands when its call takes nothing (refused, or asking for more
+-- than the burst): the new config holds from now on, with the permits carried out of the old one; a full bucket is
+-- an absent key.
+local function bucket_keep(valueKey, tat, config, now)
+  if tat and tat > now then
+    bucket_write(valueKey, tat, config, now)
+  else
+    redis.call('del', valueKey)
+  end
+end
+
 -- Takes `wanted` permits from the bucket (tat false: full) or tells when they can be free. Returns
 -- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst. config: the
--- stored form of rate, interval and burst, or nil to build it.
-local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
+-- stored form of rate, interval and burst, or nil to build it. changed: the config (or the algorithm) changed with
+-- this call, so the state is written whatever the decision (see bucket_keep).
+local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, changed)
+  config = config or (rate .. ':' .. interval .. ':' .. burst)
   if wanted > burst then
+    if changed then
+      bucket_keep(valueKey, tat, config, now)
+    end
     return {-1, burst}
   end
   local emission = interval * 1000 / rate
   local start = math.max(tat or now, now)
   local after = start + wanted * emission
   if after - now <= burst * emission then
-    bucket_write(valueKey, after, config or (rate .. ':' .. interval .. ':' .. burst), now)
+    bucket_write(valueKey, after, config, now)
     local free, nextMillis = bucket_state(after, rate, interval, burst, now)
     return {0, free, nextMillis}
+  end
+  if changed then
+    bucket_keep(valueKey, tat, config, now)
   end
   local free, nextMillis = bucket_state(start, rate, interval, burst, now)
   -- whole ms rounded down (at least 1), as bucket_state's
@@ -110,7 +129,7 @@ local function bucket_own(keys, argument)
   else
     tat = false
   end
-  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
+  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, not keep)
   if done == nil then
     return reply
   end
