@@ -1,4 +1,5 @@
--- fixed-window: a counter per window (prepended to the scripts that know it, after keyed.lua). The key is the
+-- fixed-window: a counter per window (prepended to the scripts that know it, after keyed.lua; its common case is
+-- repeated inline in acquire-window.lua: a change to the decision goes into both). The key is the
 -- limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding
 -- 'f<count>:<window start ms>:<window end ms>:<rate>' and expiring at the window's end (an absent key is an empty
 -- window). A call that would take the count above the rate is refused and takes nothing.
@@ -57,8 +58,8 @@ end
 -- The argument of a fixed window's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
 -- type, check, and the window [start, end) that holds `now`.
 local function window_argument(argument)
-  local permits, clock, grantId, rate, interval, rateType, check, previous, start, finish, nextEnd =
-    string.match(argument, '^f (%d+) (%d+) (%S+) (%d+) (%d+) ([01]) ([-urk]) (%d+) (%d+) (%d+) (%d+)$')
+  local permits, clock, rate, interval, rateType, check, previous, start, finish, nextEnd, grantId =
+    string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) (%d+) (%d+) (%d+) (%d+) (%S+)$')
   if permits == nil then
     error('redisson-ratelimit: malformed fixed window argument')
   end

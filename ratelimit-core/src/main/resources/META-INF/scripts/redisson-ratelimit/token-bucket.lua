@@ -1,4 +1,5 @@
--- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that know it, after keyed.lua).
+-- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that know it, after keyed.lua; its
+-- common case is repeated inline in acquire-bucket.lua: a change to the decision goes into both).
 -- The key is the limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding
 -- 'g<tat>:<rate>:<interval ms>:<burst>': tat, the theoretical arrival time in microseconds of Redis's clock (the
 -- time at which the bucket is full again), and the config it was written with. A grant of n permits moves tat
@@ -68,8 +69,8 @@ end
 -- The argument of a token bucket's decision (see algorithms.lua), parsed: permits, clock, grant id, type, check, the
 -- config as stored ('<rate>:<interval>:<burst>'), rate, interval, burst.
 local function bucket_argument(argument)
-  local permits, clock, grantId, rateType, check, config, rate, interval, burst =
-    string.match(argument, '^g (%d+) (%d+) (%S+) ([01]) ([-urk]) ((%d+):(%d+):(%d+))$')
+  local permits, clock, rateType, check, config, rate, interval, burst, grantId =
+    string.match(argument, '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) (%S+)$')
   if permits == nil then
     error('redisson-ratelimit: malformed token bucket argument')
   end

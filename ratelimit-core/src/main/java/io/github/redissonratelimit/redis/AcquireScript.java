@@ -73,11 +73,11 @@ final class AcquireScript {
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
         LimitAlgorithm algorithm = spec.algorithm();
         return switch (algorithm.type()) {
-            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + nextGrantId() + " " + typeCode(spec.mode())
-                    + " " + check.code + " " + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst();
-            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
-                    + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + check.code + " "
-                    + CalendarWindows.bounds(algorithm, calendarClock.instant());
+            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + typeCode(spec.mode()) + " " + check.code + " "
+                    + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst() + " " + nextGrantId();
+            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + spec.rate() + " " + spec.interval().toMillis()
+                    + " " + typeCode(spec.mode()) + " " + check.code + " "
+                    + CalendarWindows.bounds(algorithm, calendarClock.instant()) + " " + nextGrantId();
             default -> permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
         };
     }
