@@ -1,8 +1,10 @@
 -- acquire-bucket: acquire for a limiter declared as a token bucket (see token-bucket.lua), alone, for its common
 -- case: the key absent (a full bucket) or holding a bucket with the declared config. Anything else (another
 -- config, another algorithm's state) answers {-4}, and the caller sends the call again as acquire, which knows them
--- all. No function definitions and one pattern per text: Redis runs the whole chunk on each call. The decision is
--- bucket_decide's, step for step (same arithmetic, same reply).
+-- all. The decision is bucket_decide's and bucket_state's, step for step (same arithmetic, same reply), written
+-- for Redis's cost per call, which runs the whole chunk each time: no function definitions, and operators where
+-- they do what a library call would (x - x % 1 is math.floor(x), s + 0 is tonumber(s)), since each call of a
+-- library function costs about 1k instructions.
 --
 -- KEYS: see common.lua. ARGV[1]: the token bucket's argument, see algorithms.lua (its grant id, last, unused here).
 
@@ -11,14 +13,14 @@ local wanted, clock, rateType, check, config, rate, interval, burst =
 if wanted == nil then
   error('redisson-ratelimit: malformed token bucket argument')
 end
-wanted, rate, interval, burst = tonumber(wanted), tonumber(rate), tonumber(interval), tonumber(burst)
+wanted, burst = wanted + 0, burst + 0
 local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
 local now
 if clock == '0' then
   local time = redis.call('time')
-  now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  now = time[1] * 1000000 + time[2]
 else
-  now = tonumber(clock) * 1000
+  now = clock * 1000
 end
 local value = redis.call('get', valueKey)
 local start = now
@@ -27,7 +29,7 @@ if value then
   if storedConfig ~= config then
     return {-4}
   end
-  local tat = tonumber(storedTat)
+  local tat = storedTat + 0
   if tat > now then
     start = tat
   end
@@ -41,16 +43,27 @@ local emission = interval * 1000 / rate
 local after = start + wanted * emission
 local wait, tat = 0, after
 if after - now > burst * emission then
-  wait = math.max(1, math.floor((after - now - burst * emission) / 1000))
+  wait = (after - now - burst * emission) / 1000
+  wait = wait - wait % 1
+  if wait < 1 then
+    wait = 1
+  end
   tat = start
 else
-  redis.call('set', valueKey, 'g' .. string.format('%.17g', after) .. ':' .. config, 'PX',
-    math.max(1, math.ceil((after - now) / 1000)))
+  local ttl = (after - now) / 1000
+  ttl = ttl + (-ttl) % 1 -- math.ceil
+  redis.call('set', valueKey, 'g' .. string.format('%.17g', after) .. ':' .. config, 'PX', ttl < 1 and 1 or ttl)
 end
 -- bucket_state at tat
-local used = math.max(0, tat - now)
-local free = math.floor(burst - used / emission + 1e-9)
+local used = tat - now
+if used < 0 then
+  used = 0
+end
+local free = burst - used / emission + 1e-9
+free = free - free % 1
 if free >= burst then
   return {wait, burst, 0}
 end
-return {wait, math.max(0, free), math.max(1, math.floor((used - (burst - free - 1) * emission) / 1000))}
+local nextMillis = (used - (burst - free - 1) * emission) / 1000
+nextMillis = nextMillis - nextMillis % 1
+return {wait, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis}

@@ -1,8 +1,8 @@
 -- acquire-window: acquire for a limiter declared as a fixed window (see fixed-window.lua), alone, for its common
 -- case: the key absent or holding an ended window (an empty window), or the current window with the declared rate
 -- and bounds. Anything else (another config, another algorithm's state) answers {-4}, and the caller sends the call
--- again as acquire, which knows them all. No function definitions and one pattern per text: Redis runs the whole
--- chunk on each call. The decision is window_own's and window_decide's, step for step (same reply, receipt included).
+-- again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
+-- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
 --
 -- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
 
@@ -11,25 +11,24 @@ local wanted, clock, rate, interval, rateType, check, previous, start, finish, n
 if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
 end
-wanted, rate = tonumber(wanted), tonumber(rate)
+wanted, rate = wanted + 0, rate + 0
 local now
 if clock == '0' then
   local time = redis.call('time')
-  now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  now = time[1] * 1000 + (time[2] - time[2] % 1000) / 1000
 else
-  now = tonumber(clock)
+  now = clock + 0
 end
 -- window_bounds
-finish = tonumber(finish)
-if finish == 0 then
-  start = now - now % tonumber(interval)
-  finish = start + tonumber(interval)
-elseif now < tonumber(start) then
-  start, finish = tonumber(previous), tonumber(start)
-elseif now >= finish then
-  start, finish = finish, tonumber(nextEnd)
+if finish == '0' then
+  start = now - now % interval
+  finish = start + interval
+elseif now < start + 0 then
+  start, finish = previous + 0, start + 0
+elseif now >= finish + 0 then
+  start, finish = finish + 0, nextEnd + 0
 else
-  start = tonumber(start)
+  start, finish = start + 0, finish + 0
 end
 local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
 local value = redis.call('get', valueKey)
@@ -40,12 +39,12 @@ if value then
   if storedCount == nil then
     return {-4}
   end
-  if now < tonumber(storedEnd) then
-    if tonumber(storedRate) ~= rate or tonumber(storedStart) ~= start or tonumber(storedEnd) ~= finish then
+  if now < storedEnd + 0 then
+    if storedRate + 0 ~= rate or storedStart + 0 ~= start or storedEnd + 0 ~= finish then
       return {-4}
     end
     -- the current window: written back with its own text
-    count, suffix, start = tonumber(storedCount), storedSuffix, storedStart
+    count, suffix, start = storedCount + 0, storedSuffix, storedStart
   elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
     return {-4}
   end
@@ -55,10 +54,13 @@ end
 if wanted > rate then
   return {-1, rate}
 end
-local left = math.max(0, finish - now)
+local left = finish - now
+if left < 0 then
+  left = 0
+end
 if count + wanted <= rate then
   redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. start .. ':' .. finish .. ':' .. rate)),
-    'PX', math.max(1, left))
+    'PX', left < 1 and 1 or left)
   return {0, rate - count - wanted, left, 'w' .. start}
 end
-return {math.max(1, left), math.max(0, rate - count), left}
+return {left < 1 and 1 or left, count < rate and rate - count or 0, left}
