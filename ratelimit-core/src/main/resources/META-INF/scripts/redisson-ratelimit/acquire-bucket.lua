@@ -25,11 +25,10 @@ end
 local value = redis.call('get', valueKey)
 local start = now
 if value then
-  local storedTat, storedConfig = string.match(value, '^g([^:]+):(.+)$')
-  if storedConfig ~= config then
+  if string.sub(value, 10) ~= config or string.byte(value) ~= 103 then -- 'g', tat, config: see token-bucket.lua
     return {-4}
   end
-  local tat = storedTat + 0
+  local tat = struct.unpack('>d', value, 2)
   if tat > now then
     start = tat
   end
@@ -52,7 +51,7 @@ if after - now > burst * emission then
 else
   local ttl = (after - now) / 1000
   ttl = ttl + (-ttl) % 1 -- math.ceil
-  redis.call('set', valueKey, 'g' .. string.format('%.17g', after) .. ':' .. config, 'PX', ttl < 1 and 1 or ttl)
+  redis.call('set', valueKey, 'g' .. struct.pack('>d', after) .. config, 'PX', ttl < 1 and 1 or ttl)
 end
 -- bucket_state at tat
 local used = tat - now

@@ -34,17 +34,17 @@ local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
 local value = redis.call('get', valueKey)
 local count, suffix = 0, nil
 if value then
-  local storedCount, storedSuffix, storedStart, storedEnd, storedRate =
-    string.match(value, '^f(%d+)(:(%d+):(%d+):(%d+))$')
-  if storedCount == nil then
+  local storedCount, storedSuffix = string.match(value, '^f(%d+)(:.*)$') -- see fixed-window.lua
+  if storedCount == nil or string.len(storedSuffix) ~= 25 then
     return {-4}
   end
-  if now < storedEnd + 0 then
-    if storedRate + 0 ~= rate or storedStart + 0 ~= start or storedEnd + 0 ~= finish then
+  local storedStart, storedEnd, storedRate = struct.unpack('>ddd', storedSuffix, 2)
+  if now < storedEnd then
+    if storedRate ~= rate or storedStart ~= start or storedEnd ~= finish then
       return {-4}
     end
-    -- the current window: written back with its own text
-    count, suffix, start = storedCount + 0, storedSuffix, storedStart
+    -- the current window: written back with its own bounds' bytes
+    count, suffix = storedCount + 0, storedSuffix
   elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
     return {-4}
   end
@@ -59,7 +59,7 @@ if left < 0 then
   left = 0
 end
 if count + wanted <= rate then
-  redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. start .. ':' .. finish .. ':' .. rate)),
+  redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. struct.pack('>ddd', start, finish, rate))),
     'PX', left < 1 and 1 or left)
   return {0, rate - count - wanted, left, 'w' .. start}
 end
