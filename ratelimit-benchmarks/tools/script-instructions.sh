@@ -61,4 +61,4 @@ measure sliding '1 0 abcdefgh00000001 1000000 1000 0 0 -'
 # bucket-held: a permit a second and a large burst, so its key holds the bucket on each call after the first
 measure bucket 'g 1 0 0 - 1000000:1000:1000000 abcdefgh00000001'
 measure bucket-held 'g 1 0 0 - 1000:1000000:1000000 abcdefgh00000001'
-measure window 'f 1 0 1000000000 1000 0 - 0 0 0 0 abcdefgh00000001'
+measure window 'f 1 0 1000000000 1000 0 - 0 abcdefgh00000001'

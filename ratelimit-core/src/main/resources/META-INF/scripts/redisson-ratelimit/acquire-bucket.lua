@@ -25,10 +25,14 @@ end
 local value = redis.call('get', valueKey)
 local start = now
 if value then
-  if string.sub(value, 10) ~= config or string.byte(value) ~= 103 then -- 'g', tat, config: see token-bucket.lua
+  -- 'g', tat, config (see token-bucket.lua); the config first: a shorter value has no tat to unpack
+  if string.sub(value, 10) ~= config then
     return {-4}
   end
-  local tat = struct.unpack('>d', value, 2)
+  local mark, tat = struct.unpack('>c1d', value)
+  if mark ~= 'g' then
+    return {-4}
+  end
   if tat > now then
     start = tat
   end

@@ -6,8 +6,8 @@
 --
 -- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
 
-local wanted, clock, rate, interval, rateType, check, previous, start, finish, nextEnd =
-  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) (%d+) (%d+) (%d+) (%d+) ')
+local wanted, clock, rate, interval, rateType, check, bounds =
+  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) ')
 if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
 end
@@ -20,15 +20,23 @@ else
   now = clock + 0
 end
 -- window_bounds
-if finish == '0' then
+local start, finish
+if bounds == '0' then
   start = now - now % interval
   finish = start + interval
-elseif now < start + 0 then
-  start, finish = previous + 0, start + 0
-elseif now >= finish + 0 then
-  start, finish = finish + 0, nextEnd + 0
 else
-  start, finish = start + 0, finish + 0
+  local previous, nextEnd
+  previous, start, finish, nextEnd = string.match(bounds, '^(%d+),(%d+),(%d+),(%d+)$')
+  if previous == nil then
+    error('redisson-ratelimit: malformed fixed window argument')
+  end
+  if now < start + 0 then
+    start, finish = previous + 0, start + 0
+  elseif now >= finish + 0 then
+    start, finish = finish + 0, nextEnd + 0
+  else
+    start, finish = start + 0, finish + 0
+  end
 end
 local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
 local value = redis.call('get', valueKey)

@@ -22,7 +22,7 @@ local function window_read(value)
 end
 
 -- The window holding `now`: from the bounds given (previous start, start, end, next end; all 0 for windows of
--- `interval` aligned to the epoch).
+-- `interval` aligned to the epoch, whose argument says '0').
 local function window_bounds(now, interval, previous, start, finish, nextEnd)
   if finish == 0 then
     local first = now - now % interval
@@ -60,9 +60,13 @@ end
 -- The argument of a fixed window's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
 -- type, check, and the window [start, end) that holds `now`.
 local function window_argument(argument)
-  local permits, clock, rate, interval, rateType, check, previous, start, finish, nextEnd, grantId =
-    string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) (%d+) (%d+) (%d+) (%d+) (%S+)$')
-  if permits == nil then
+  local permits, clock, rate, interval, rateType, check, bounds, grantId =
+    string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) (%S+)$')
+  local previous, start, finish, nextEnd = 0, 0, 0, 0
+  if permits ~= nil and bounds ~= '0' then
+    previous, start, finish, nextEnd = string.match(bounds, '^(%d+),(%d+),(%d+),(%d+)$')
+  end
+  if permits == nil or previous == nil then
     error('redisson-ratelimit: malformed fixed window argument')
   end
   local now = now_millis(clock)
