@@ -43,7 +43,7 @@ local value = redis.call('get', valueKey)
 local count, suffix = 0, nil
 if value then
   local storedCount, storedSuffix = string.match(value, '^f(%d+)(:.*)$') -- see fixed-window.lua
-  if storedCount == nil or string.len(storedSuffix) ~= 25 then
+  if storedCount == nil or #storedSuffix ~= 25 then
     return {-4}
   end
   local storedStart, storedEnd, storedRate = struct.unpack('>ddd', storedSuffix, 2)
@@ -69,6 +69,6 @@ end
 if count + wanted <= rate then
   redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. struct.pack('>ddd', start, finish, rate))),
     'PX', left < 1 and 1 or left)
-  return {0, rate - count - wanted, left, 'w' .. start}
+  return {0, rate - count - wanted, left, start}
 end
 return {left < 1 and 1 or left, count < rate and rate - count or 0, left}

@@ -75,10 +75,11 @@ local function window_argument(argument)
   return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, check, now, first, last
 end
 
--- A fixed window's grant carries its window's start as a last element ('w<start>'), which a refund names.
+-- A fixed window's grant carries its window's start (ms) as a last element, of which the caller makes the receipt a
+-- refund names ('w<start>'): a number, since formatting it as text costs Redis about 2.5k instructions per grant.
 local function with_receipt(reply, start)
   if reply[1] == 0 then
-    reply[#reply + 1] = 'w' .. start
+    reply[#reply + 1] = start
   end
   return reply
 end
