@@ -1,7 +1,7 @@
 -- acquire-bucket: acquire for a limiter declared as a token bucket (see token-bucket.lua), alone, for its common
--- case: the key absent (a full bucket) or holding a bucket with the declared config. Anything else (another
--- config, another algorithm's state) answers {-4}, and the caller sends the call again as acquire, which knows them
--- all. The decision is bucket_decide's and bucket_state's, step for step (same arithmetic, same reply), written
+-- case: the key absent (a full bucket) or holding a bucket, with the declared config or, when the check is '-', the
+-- stored one. Anything else (another config to check, another algorithm's state) answers {-4}, and the caller sends
+-- the call again as acquire, which knows them all. The decision is bucket_decide's and bucket_state's, step for step (same arithmetic, same reply), written
 -- for Redis's cost per call, which runs the whole chunk each time: no function definitions, and operators where
 -- they do what a library call would (x - x % 1 is math.floor(x), s + 0 is tonumber(s)), since each call of a
 -- library function costs about 1k instructions.
@@ -27,7 +27,13 @@ local start = now
 if value then
   -- 'g', tat, config (see token-bucket.lua); the config first: a shorter value has no tat to unpack
   if string.sub(value, 10) ~= config then
-    return {-4}
+    -- another config: the stored one decides when the check says not to look (as in bucket_own), else acquire.lua
+    -- applies the check
+    local stored, storedRate, storedInterval, storedBurst = string.match(value, '^((%d+):(%d+):(%d+))$', 10)
+    if check ~= '-' or stored == nil then
+      return {-4}
+    end
+    config, rate, interval, burst = stored, storedRate, storedInterval, storedBurst + 0
   end
   local mark, tat = struct.unpack('>c1d', value)
   if mark ~= 'g' then

@@ -1,7 +1,7 @@
 -- acquire-window: acquire for a limiter declared as a fixed window (see fixed-window.lua), alone, for its common
--- case: the key absent or holding an ended window (an empty window), or the current window with the declared rate
--- and bounds. Anything else (another config, another algorithm's state) answers {-4}, and the caller sends the call
--- again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
+-- case: the key absent or holding an ended window (an empty window), or the current window, with the declared rate
+-- and bounds or, when the check is '-', the stored ones. Anything else (another config to check, another algorithm's
+-- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
 -- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
 --
 -- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
@@ -48,11 +48,12 @@ if value then
   end
   local storedStart, storedEnd, storedRate = struct.unpack('>ddd', storedSuffix, 2)
   if now < storedEnd then
-    if storedRate ~= rate or storedStart ~= start or storedEnd ~= finish then
-      return {-4}
+    if check ~= '-' and (storedRate ~= rate or storedStart ~= start or storedEnd ~= finish) then
+      return {-4} -- another config to check: acquire.lua applies the check
     end
-    -- the current window: written back with its own bounds' bytes
-    count, suffix = storedCount + 0, storedSuffix
+    -- the current window, with its own config (which decides when the check says not to look, as in window_own),
+    -- written back with its own bounds' bytes
+    count, suffix, rate, start, finish = storedCount + 0, storedSuffix, storedRate, storedStart, storedEnd
   elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
     return {-4}
   end
