@@ -14,8 +14,9 @@ trap 'rm -rf "$WORK"' EXIT
 
 # the compositions of LuaScripts: ACQUIRE_SLIDING, ACQUIRE_BUCKET, ACQUIRE_WINDOW
 cat $LUA/clock.lua $LUA/common.lua $LUA/sliding-alone.lua $LUA/decide.lua $LUA/acquire-sliding.lua > "$WORK/sliding.lua"
-cat $LUA/keyed.lua $LUA/token-bucket.lua $LUA/acquire-bucket.lua > "$WORK/bucket.lua"
-cat $LUA/clock.lua $LUA/keyed.lua $LUA/fixed-window.lua $LUA/acquire-window.lua > "$WORK/window.lua"
+cp $LUA/acquire-bucket.lua "$WORK/bucket.lua"
+cp $LUA/acquire-bucket.lua "$WORK/bucket-held.lua"
+cp $LUA/acquire-window.lua "$WORK/window.lua"
 echo 'return 1' > "$WORK/one.lua"
 cat > "$WORK/gcra.lua" <<'GCRA'
 local t = redis.call('time')
@@ -56,5 +57,8 @@ measure() {
 measure one x
 measure gcra x
 measure sliding '1 0 abcdefgh00000001 1000000 1000 0 0 -'
-measure bucket 'g 1 0 abcdefgh00000001 0 - 1000000:1000:1000000'
-measure window 'f 1 0 abcdefgh00000001 1000000000 1000 0 - 0 0 0 0'
+# bucket: a permit every µs, so its key (which lives until the bucket is full again, 1 ms) is mostly absent;
+# bucket-held: a permit a second and a large burst, so its key holds the bucket on each call after the first
+measure bucket 'g 1 0 0 - 1000000:1000:1000000 abcdefgh00000001'
+measure bucket-held 'g 1 0 0 - 1000:1000000:1000000 abcdefgh00000001'
+measure window 'f 1 0 1000000000 1000 0 - 0 abcdefgh00000001'

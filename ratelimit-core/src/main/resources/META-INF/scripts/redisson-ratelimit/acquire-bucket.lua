@@ -1,5 +1,78 @@
--- acquire-bucket: acquire for a limiter declared as a token bucket (see acquire.lua, token-bucket.lua), without the
--- other algorithms: {-4} when the limiter holds another algorithm's state, and the caller sends the call again as
--- acquire, which knows them all.
+-- acquire-bucket: acquire for a limiter declared as a token bucket (see token-bucket.lua), alone, for its common
+-- case: the key absent (a full bucket) or holding a bucket, with the declared config or, when the check is '-', the
+-- stored one. Anything else (another config to check, another algorithm's state) answers {-4}, and the caller sends
+-- the call again as acquire, which knows them all. The decision is bucket_decide's and bucket_state's, step for step (same arithmetic, same reply), written
+-- for Redis's cost per call, which runs the whole chunk each time: no function definitions, and operators where
+-- they do what a library call would (x - x % 1 is math.floor(x), s + 0 is tonumber(s)), since each call of a
+-- library function costs about 1k instructions.
+--
+-- KEYS: see common.lua. ARGV[1]: the token bucket's argument, see algorithms.lua (its grant id, last, unused here).
 
-return bucket_own(KEYS, ARGV[1]) or {-4}
+local wanted, clock, rateType, check, config, rate, interval, burst =
+  string.match(ARGV[1], '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) ')
+if wanted == nil then
+  error('redisson-ratelimit: malformed token bucket argument')
+end
+wanted, burst = wanted + 0, burst + 0
+local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
+local now
+if clock == '0' then
+  local time = redis.call('time')
+  now = time[1] * 1000000 + time[2]
+else
+  now = clock * 1000
+end
+local value = redis.call('get', valueKey)
+local start = now
+if value then
+  -- 'g', tat, config (see token-bucket.lua); the config first: a shorter value has no tat to unpack
+  if string.sub(value, 10) ~= config then
+    -- another config: the stored one decides when the check says not to look (as in bucket_own), else acquire.lua
+    -- applies the check
+    local stored, storedRate, storedInterval, storedBurst = string.match(value, '^((%d+):(%d+):(%d+))$', 10)
+    if check ~= '-' or stored == nil then
+      return {-4}
+    end
+    config, rate, interval, burst = stored, storedRate, storedInterval, storedBurst + 0
+  end
+  local mark, tat = struct.unpack('>c1d', value)
+  if mark ~= 'g' then
+    return {-4}
+  end
+  if tat > now then
+    start = tat
+  end
+elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
+  return {-4} -- a sliding window's config hash, looked for on a config check only, as bucket_own does
+end
+if wanted > burst then
+  return {-1, burst}
+end
+local emission = interval * 1000 / rate
+local after = start + wanted * emission
+local wait, tat = 0, after
+if after - now > burst * emission then
+  wait = (after - now - burst * emission) / 1000
+  wait = wait - wait % 1
+  if wait < 1 then
+    wait = 1
+  end
+  tat = start
+else
+  local ttl = (after - now) / 1000
+  ttl = ttl + (-ttl) % 1 -- math.ceil
+  redis.call('set', valueKey, 'g' .. struct.pack('>d', after) .. config, 'PX', ttl < 1 and 1 or ttl)
+end
+-- bucket_state at tat
+local used = tat - now
+if used < 0 then
+  used = 0
+end
+local free = burst - used / emission + 1e-9
+free = free - free % 1
+if free >= burst then
+  return {wait, burst, 0}
+end
+local nextMillis = (used - (burst - free - 1) * emission) / 1000
+nextMillis = nextMillis - nextMillis % 1
+return {wait, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis}

@@ -1,5 +1,75 @@
--- acquire-window: acquire for a limiter declared as a fixed window (see acquire.lua, fixed-window.lua), without the
--- other algorithms: {-4} when the limiter holds another algorithm's state, and the caller sends the call again as
--- acquire, which knows them all.
+-- acquire-window: acquire for a limiter declared as a fixed window (see fixed-window.lua), alone, for its common
+-- case: the key absent or holding an ended window (an empty window), or the current window, with the declared rate
+-- and bounds or, when the check is '-', the stored ones. Anything else (another config to check, another algorithm's
+-- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
+-- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
+--
+-- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
 
-return window_own(KEYS, ARGV[1]) or {-4}
+local wanted, clock, rate, interval, rateType, check, bounds =
+  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) ')
+if wanted == nil then
+  error('redisson-ratelimit: malformed fixed window argument')
+end
+wanted, rate = wanted + 0, rate + 0
+local now
+if clock == '0' then
+  local time = redis.call('time')
+  now = time[1] * 1000 + (time[2] - time[2] % 1000) / 1000
+else
+  now = clock + 0
+end
+-- window_bounds
+local start, finish
+if bounds == '0' then
+  start = now - now % interval
+  finish = start + interval
+else
+  local previous, nextEnd
+  previous, start, finish, nextEnd = string.match(bounds, '^(%d+),(%d+),(%d+),(%d+)$')
+  if previous == nil then
+    error('redisson-ratelimit: malformed fixed window argument')
+  end
+  if now < start + 0 then
+    start, finish = previous + 0, start + 0
+  elseif now >= finish + 0 then
+    start, finish = finish + 0, nextEnd + 0
+  else
+    start, finish = start + 0, finish + 0
+  end
+end
+local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
+local value = redis.call('get', valueKey)
+local count, suffix = 0, nil
+if value then
+  local storedCount, storedSuffix = string.match(value, '^f(%d+)(:.*)$') -- see fixed-window.lua
+  if storedCount == nil or #storedSuffix ~= 25 then
+    return {-4}
+  end
+  local storedStart, storedEnd, storedRate = struct.unpack('>ddd', storedSuffix, 2)
+  if now < storedEnd then
+    if check ~= '-' and (storedRate ~= rate or storedStart ~= start or storedEnd ~= finish) then
+      return {-4} -- another config to check: acquire.lua applies the check
+    end
+    -- the current window, with its own config (which decides when the check says not to look, as in window_own),
+    -- written back with its own bounds' bytes
+    count, suffix, rate, start, finish = storedCount + 0, storedSuffix, storedRate, storedStart, storedEnd
+  elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
+    return {-4}
+  end
+elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
+  return {-4} -- a sliding window's config hash, looked for on a config check only, as window_own does
+end
+if wanted > rate then
+  return {-1, rate}
+end
+local left = finish - now
+if left < 0 then
+  left = 0
+end
+if count + wanted <= rate then
+  redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. struct.pack('>ddd', start, finish, rate))),
+    'PX', left < 1 and 1 or left)
+  return {0, rate - count - wanted, left, start}
+end
+return {left < 1 and 1 or left, count < rate and rate - count or 0, left}

@@ -1,11 +1,12 @@
 -- algorithms: decide(keys, argument), the decision of acquire and acquire-many for a limiter of any algorithm
 -- (prepended to them after decide.lua). The argument's first character tells the algorithm:
 --   a digit: the sliding window, see decide.lua;
---   'g': a token bucket (token-bucket.lua), "g <permits> <clock> <grant id> <type> <check> <rate>:<interval ms>:<burst>"
+--   'g': a token bucket (token-bucket.lua), "g <permits> <clock> <type> <check> <rate>:<interval ms>:<burst> <grant id>"
 --     (the config as the bucket stores it, compared as text);
---   'f': a fixed window (fixed-window.lua), "f <permits> <clock> <grant id> <rate> <interval ms> <type> <check>
---     <previous start> <start> <end> <next end>", the bounds in ms of Redis's clock (all 0: windows of the interval
---     aligned to the epoch).
+--   'f': a fixed window (fixed-window.lua), "f <permits> <clock> <rate> <interval ms> <type> <check> <bounds>
+--     <grant id>", the bounds '<previous start>,<start>,<end>,<next end>' in ms of Redis's clock for a calendar quota,
+--     '0' for windows of the interval aligned to the epoch.
+--   The grant id comes last: acquire-bucket.lua and acquire-window.lua, which never use it, leave it unread.
 -- clock, type and check as in decide.lua. The reply as decide.lua's, the stored config (when the check found
 -- another) followed by a ninth element: the stored algorithm ('sliding', 'token-bucket:<burst>', 'fixed-window').
 -- The stored config of a token bucket or fixed window is compared with the declared one as decide.lua compares a

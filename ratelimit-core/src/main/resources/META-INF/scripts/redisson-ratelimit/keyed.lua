@@ -1,6 +1,6 @@
--- keyed: what the scripts of the token bucket and the fixed window share with the others that know them (prepended
--- after clock.lua, or first in the token bucket's own script, which needs no clock.lua). The sliding window's own
--- script leaves it out: Redis runs a script's whole chunk on each call.
+-- keyed: what the scripts that know the token bucket and the fixed window share (prepended after clock.lua). The
+-- algorithms' own scripts (acquire-bucket.lua, acquire-window.lua, and the sliding window's) leave it out: Redis runs
+-- a script's whole chunk on each call.
 
 -- The time of this call in microseconds: Redis's clock for '0', else the caller's clock in ms.
 local function now_micros(clock)

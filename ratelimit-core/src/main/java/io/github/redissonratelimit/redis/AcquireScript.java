@@ -73,11 +73,11 @@ final class AcquireScript {
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
         LimitAlgorithm algorithm = spec.algorithm();
         return switch (algorithm.type()) {
-            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + nextGrantId() + " " + typeCode(spec.mode())
-                    + " " + check.code + " " + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst();
-            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + nextGrantId() + " " + spec.rate() + " "
-                    + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " " + check.code + " "
-                    + CalendarWindows.bounds(algorithm, calendarClock.instant());
+            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + typeCode(spec.mode()) + " " + check.code + " "
+                    + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst() + " " + nextGrantId();
+            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + spec.rate() + " " + spec.interval().toMillis()
+                    + " " + typeCode(spec.mode()) + " " + check.code + " "
+                    + CalendarWindows.bounds(algorithm, calendarClock.instant()) + " " + nextGrantId();
             default -> permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
         };
     }
@@ -198,10 +198,10 @@ final class AcquireScript {
                         algorithm);
                 change = (int) number(reply, 7);
             }
-            // a fixed window's grant ends with its receipt ('w<window start>'), see algorithms.lua
+            // a fixed window's grant ends with its window's start, which its receipt names, see fixed-window.lua
             String receipt = null;
-            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof String last && last.startsWith("w")) {
-                receipt = last;
+            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof Number start) {
+                receipt = "w" + start.longValue();
             }
             return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change, receipt);
         }

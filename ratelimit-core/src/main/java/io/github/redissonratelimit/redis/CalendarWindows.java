@@ -9,7 +9,7 @@ import io.github.redissonratelimit.limiter.LimitAlgorithm;
 /**
  * The window bounds a fixed window's decision sends (see {@code algorithms.lua}): for a calendar quota, the previous,
  * current and next window as this JVM's clock places them in the quota's zone, of which Redis's clock picks the one
- * it is in (so a JVM whose clock is off by less than a window never counts into the wrong one); all zero for windows
+ * it is in (so a JVM whose clock is off by less than a window never counts into the wrong one); {@code 0} for windows
  * of the interval aligned to the epoch, which the script computes itself.
  */
 final class CalendarWindows {
@@ -17,15 +17,15 @@ final class CalendarWindows {
     private CalendarWindows() {
     }
 
-    /** {@code "<previous start> <start> <end> <next end>"} in ms of the epoch. */
+    /** {@code "<previous start>,<start>,<end>,<next end>"} in ms of the epoch, or {@code "0"}. */
     static String bounds(LimitAlgorithm algorithm, Instant now) {
         CalendarPeriod period = algorithm.calendar();
         if (period == CalendarPeriod.NONE) {
-            return "0 0 0 0";
+            return "0";
         }
         ZonedDateTime start = period.windowStart(now.atZone(algorithm.zone()));
         ZonedDateTime end = period.next(start);
-        return millis(period.previous(start)) + " " + millis(start) + " " + millis(end) + " "
+        return millis(period.previous(start)) + "," + millis(start) + "," + millis(end) + ","
                 + millis(period.next(end));
     }
 

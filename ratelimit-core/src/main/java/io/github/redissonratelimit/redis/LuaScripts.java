@@ -40,11 +40,11 @@ public final class LuaScripts {
     /** A decision of a sliding window: {@link #ACQUIRE} without the other algorithms, for less work per call. */
     static final Script ACQUIRE_SLIDING = Script.of("clock", "common", "sliding-alone", "decide", "acquire-sliding");
 
-    /** A decision of a token bucket alone. */
-    static final Script ACQUIRE_BUCKET = Script.of("keyed", "token-bucket", "acquire-bucket");
+    /** A decision of a token bucket alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
+    static final Script ACQUIRE_BUCKET = Script.of("acquire-bucket");
 
-    /** A decision of a fixed window alone. */
-    static final Script ACQUIRE_WINDOW = Script.of("clock", "keyed", "fixed-window", "acquire-window");
+    /** A decision of a fixed window alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
+    static final Script ACQUIRE_WINDOW = Script.of("acquire-window");
 
     static final Script ACQUIRE_MANY = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
             "decide", "algorithms", "acquire-many");

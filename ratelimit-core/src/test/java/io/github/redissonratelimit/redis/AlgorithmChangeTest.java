@@ -41,12 +41,17 @@ class AlgorithmChangeTest {
     }
 
     private static LimitSpec tenPerMinute(RateLimitAlgorithm algorithm) {
+        return perMinute(algorithm, 10);
+    }
+
+    /** {@code rate} per minute (a token bucket of {@code rate}). */
+    private static LimitSpec perMinute(RateLimitAlgorithm algorithm, int rate) {
         LimitAlgorithm counted = switch (algorithm) {
-            case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(10);
+            case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(rate);
             case FIXED_WINDOW -> LimitAlgorithm.fixedWindow();
             default -> LimitAlgorithm.SLIDING_WINDOW;
         };
-        return new LimitSpec(10, MINUTE, RateLimitMode.OVERALL, counted);
+        return new LimitSpec(rate, MINUTE, RateLimitMode.OVERALL, counted);
     }
 
     private long allowed(RedissonRateLimitBackend backend, LimitSpec spec, int calls) {
@@ -99,5 +104,34 @@ class AlgorithmChangeTest {
             assertThat(allowed(backend(ConfigChangePolicy.KEEP), tenPerMinute(to), 10))
                     .as("%s -> %s: the stored 5 per minute still decides", from, to).isEqualTo(3);
         }
+    }
+
+    /**
+     * A token bucket's or a fixed window's own script decides only with the declared config: another stored config of
+     * the same algorithm goes to acquire.lua, which follows the policy, and an instance that checked its config
+     * already decides with the one another instance wrote since.
+     */
+    @ParameterizedTest
+    @EnumSource(value = RateLimitAlgorithm.class, names = {"TOKEN_BUCKET", "FIXED_WINDOW"})
+    void aChangedConfigOfTheSameAlgorithmFollowsThePolicy(RateLimitAlgorithm algorithm) {
+        for (ConfigChangePolicy policy : ConfigChangePolicy.values()) {
+            fresh.endpoint().command("FLUSHALL");
+            RedissonRateLimitBackend old = backend(policy);
+            assertThat(allowed(old, perMinute(algorithm, 10), 7)).isEqualTo(7);
+
+            long expected = switch (policy) {
+                case UPDATE -> 13; // 7 of 20 out
+                case RESET -> 20;
+                case KEEP -> 3; // the stored 10 per minute still decides
+            };
+            assertThat(allowed(backend(policy), perMinute(algorithm, 20), 22)).as("%s", policy).isEqualTo(expected);
+        }
+        fresh.endpoint().command("FLUSHALL");
+        RedissonRateLimitBackend checked = backend(ConfigChangePolicy.UPDATE);
+        assertThat(allowed(checked, perMinute(algorithm, 10), 2)).isEqualTo(2);
+        assertThat(allowed(backend(ConfigChangePolicy.UPDATE), perMinute(algorithm, 20), 1)).isEqualTo(1);
+
+        assertThat(allowed(checked, perMinute(algorithm, 10), 20))
+                .as("the stored 20 per minute, 3 of them out, decides for the instance that checked 10").isEqualTo(17);
     }
 }

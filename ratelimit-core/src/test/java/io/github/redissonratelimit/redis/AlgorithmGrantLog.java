@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.redis;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +16,11 @@ import io.github.redissonratelimit.test.redis.RedisDeployment;
  * Redis's clock ({@code TIME}) and then the key; the grant's time is MONITOR's stamp of that {@code TIME} call, which
  * Redis prints right after it read its clock (a few microseconds later, never earlier).
  * <ul>
- * <li>a token bucket's {@code g<tat>:<rate>:<interval>:<burst>}: the tat moves {@code permits * interval / rate}
- * past the later of the previous tat and the grant's time, so the permits granted are that distance in emission
- * intervals (rounded: the stamp's lag is far below one emission interval);</li>
- * <li>a fixed window's {@code f<count>:<start>:<end>:<rate>}: the permits are the count minus the count written
- * before in the same window (none when the window is another one, or over).</li>
+ * <li>a token bucket's {@code g}, tat (a big-endian double), {@code <rate>:<interval>:<burst>}: the tat moves
+ * {@code permits * interval / rate} past the later of the previous tat and the grant's time, so the permits granted
+ * are that distance in emission intervals (rounded: the stamp's lag is far below one emission interval);</li>
+ * <li>a fixed window's {@code f<count>:}, start, end and rate (big-endian doubles): the permits are the count minus
+ * the count written before in the same window (none when the window is another one, or over).</li>
  * </ul>
  * A write that takes permits back (a refund) is recorded apart. What is recorded is what Redis executed,
  * independent of the client under test.
@@ -33,15 +34,48 @@ final class AlgorithmGrantLog extends MonitorLog {
     record Event(long serverMicros, long permits, long windowStart, long windowEnd) {
     }
 
-    private static final Pattern BUCKET = Pattern.compile("g([\\d.e+]+):(\\d+):(\\d+):(\\d+)");
-    private static final Pattern WINDOW = Pattern.compile("f(\\d+):(\\d+):(\\d+):(\\d+)");
+    private static final Pattern BUCKET_CONFIG = Pattern.compile("(\\d+):(\\d+):(\\d+)");
+    private static final Pattern WINDOW_COUNT = Pattern.compile("f(\\d+):");
+
+    /** A token bucket's stored state: its tat and emission interval (us); null for another value. */
+    private record Bucket(double tat, double emission) {
+
+        static Bucket of(byte[] value) {
+            if (value == null || value.length < 10 || value[0] != 'g') {
+                return null;
+            }
+            Matcher config = BUCKET_CONFIG.matcher(new String(value, 9, value.length - 9, StandardCharsets.ISO_8859_1));
+            if (!config.matches()) {
+                return null;
+            }
+            return new Bucket(ByteBuffer.wrap(value, 1, 8).getDouble(),
+                    Double.parseDouble(config.group(2)) * 1_000 / Long.parseLong(config.group(1)));
+        }
+    }
+
+    /** A fixed window's stored state: its count and bounds (ms); null for another value. */
+    private record Window(long count, long start, long end) {
+
+        static Window of(byte[] value) {
+            if (value == null || value.length < 27) {
+                return null;
+            }
+            String text = new String(value, 0, value.length - 24, StandardCharsets.ISO_8859_1);
+            Matcher count = WINDOW_COUNT.matcher(text);
+            if (!count.matches()) {
+                return null;
+            }
+            ByteBuffer bounds = ByteBuffer.wrap(value, value.length - 24, 24);
+            return new Window(Long.parseLong(count.group(1)), (long) bounds.getDouble(), (long) bounds.getDouble());
+        }
+    }
 
     private final String valueKey;
     private final List<Event> grants = new ArrayList<>();
     private final List<Event> refunds = new ArrayList<>();
     /** The stamp of the last TIME a script ran, and the value it last wrote: reader thread only. */
     private long lastTimeMicros;
-    private String lastValue;
+    private byte[] lastValue;
 
     private AlgorithmGrantLog(RedisDeployment redis, String limiterName) {
         super(redis, limiterName);
@@ -65,34 +99,32 @@ final class AlgorithmGrantLog extends MonitorLog {
         }
         else if (tokens.size() >= 3 && tokens.get(0).equalsIgnoreCase("set")
                 && new String(unescape(tokens.get(1)), StandardCharsets.UTF_8).equals(valueKey)) {
-            written(tokens.get(2), lastTimeMicros);
+            written(unescape(tokens.get(2)), lastTimeMicros);
         }
         else if (tokens.size() >= 2 && tokens.get(0).equalsIgnoreCase("del")) {
             throw new IllegalStateException("the log does not follow deleted keys: " + tokens);
         }
     }
 
-    private void written(String value, long micros) {
-        Matcher bucket = BUCKET.matcher(value);
-        Matcher window = WINDOW.matcher(value);
-        if (bucket.matches()) {
-            double emission = Double.parseDouble(bucket.group(3)) * 1_000 / Long.parseLong(bucket.group(2));
-            Matcher before = lastValue == null ? null : BUCKET.matcher(lastValue);
-            double previous = before != null && before.matches() ? Double.parseDouble(before.group(1)) : 0;
-            long permits = Math.round((Double.parseDouble(bucket.group(1)) - Math.max(previous, micros)) / emission);
+    private void written(byte[] value, long micros) {
+        Bucket bucket = Bucket.of(value);
+        Window window = Window.of(value);
+        if (bucket != null) {
+            Bucket before = Bucket.of(lastValue);
+            double previous = before != null ? before.tat() : 0;
+            long permits = Math.round((bucket.tat() - Math.max(previous, micros)) / bucket.emission());
             record(new Event(micros, permits, 0, 0));
         }
-        else if (window.matches()) {
-            long start = Long.parseLong(window.group(2));
-            long end = Long.parseLong(window.group(3));
-            Matcher before = lastValue == null ? null : WINDOW.matcher(lastValue);
-            boolean sameWindow = before != null && before.matches() && Long.parseLong(before.group(2)) == start
-                    && Long.parseLong(before.group(3)) == end && micros / 1_000 < end;
-            long previous = sameWindow ? Long.parseLong(before.group(1)) : 0;
-            record(new Event(micros, Long.parseLong(window.group(1)) - previous, start, end));
+        else if (window != null) {
+            Window before = Window.of(lastValue);
+            boolean sameWindow = before != null && before.start() == window.start() && before.end() == window.end()
+                    && micros / 1_000 < window.end();
+            long previous = sameWindow ? before.count() : 0;
+            record(new Event(micros, window.count() - previous, window.start(), window.end()));
         }
         else {
-            throw new IllegalStateException("not a token bucket's or a fixed window's state: " + value);
+            throw new IllegalStateException("not a token bucket's or a fixed window's state: "
+                    + new String(value, StandardCharsets.ISO_8859_1));
         }
         lastValue = value;
     }
