@@ -1,11 +1,8 @@
 package io.github.redissonratelimit.redis;
 
-import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +18,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
@@ -59,14 +55,7 @@ class AlgorithmExactnessProofTest {
 
     /** Backends with {@code options}, each on its own client with its own clock, the flood shortcut in front. */
     private List<RateLimitBackend> backends(RedisDeployment redis, BackendOptions options, Duration... clockOffsets) {
-        List<RateLimitBackend> backends = new ArrayList<>();
-        for (Duration offset : clockOffsets) {
-            InstantSource clock = Clock.offset(Clock.systemUTC(), offset);
-            RedissonRateLimitBackend backend = new RedissonRateLimitBackend(clients.create(redis), options, clock);
-            acquire(backend, "warm-up:{" + backends.size() + "}", new LimitSpec(1, SECOND, RateLimitMode.OVERALL), 1);
-            backends.add(new LocalRejectionCache(backend, 10_000));
-        }
-        return backends;
+        return ProofBackends.create(clients, redis, options, clockOffsets);
     }
 
     private List<RateLimitBackend> skewedBackends(RedisDeployment redis) {

@@ -3,9 +3,9 @@ package io.github.redissonratelimit.redis;
 import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,7 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
@@ -36,9 +35,9 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * The token bucket's and the fixed window's promises through the faults {@link ExactnessProofTest} puts the sliding
  * window through, counted by Redis's own clock: a rate lowered by a new deployment while demand continues
  * ({@code on-config-change=update}), and the limiter's one key lost mid-run (eviction, a {@code DEL}, a failover to a
- * replica that missed it). Two clients hammer one OVERALL limiter with the defaults; every grant is a {@code SET} of
- * the limiter's {@code :value} key by its script, stamped with the {@code TIME} that script read (MONITOR), and holds
- * the permits each call asks for. Each proof runs on a standalone server, the 3-master cluster and a master under
+ * replica that missed it). Two clients hammer one OVERALL limiter with the defaults; every grant is a write of the
+ * limiter's {@code :value} key by its script ({@link AlgorithmGrantLog#writes}), stamped with the {@code TIME} that
+ * script read, and holds the permits each call asks for. Each proof runs on a standalone server, the 3-master cluster and a master under
  * Sentinel.
  */
 class AlgorithmFaultProofTest {
@@ -57,13 +56,9 @@ class AlgorithmFaultProofTest {
     }
 
     private List<RateLimitBackend> backends(RedisDeployment redis, int count) {
-        List<RateLimitBackend> backends = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            RedissonRateLimitBackend backend = new RedissonRateLimitBackend(clients.create(redis));
-            acquire(backend, "warm-up:{" + i + "}", new LimitSpec(1, SECOND, RateLimitMode.OVERALL), 1);
-            backends.add(new LocalRejectionCache(backend, 10_000));
-        }
-        return backends;
+        Duration[] sameClock = new Duration[count];
+        Arrays.fill(sameClock, Duration.ZERO);
+        return ProofBackends.create(clients, redis, BackendOptions.DEFAULTS, sameClock);
     }
 
     @ParameterizedTest
@@ -75,7 +70,7 @@ class AlgorithmFaultProofTest {
         String name = naming.limiterName("proof:bucket-lowered");
         RateLimitBackend newDeployment = backends(redis, 1).get(0);
         AtomicLong changedAt = new AtomicLong();
-        Change change = new Change(":6:1000:6");
+        Change change = new Change(6);
 
         List<Grant> grants = hammered(redis, name, ten, 2, Duration.ofMillis(4_500), Duration.ofMillis(1_500),
                 change, () -> {
@@ -114,12 +109,12 @@ class AlgorithmFaultProofTest {
         Hammer renewed = new Hammer(backends(redis, 2), 3, 2);
         RateLimitBackend newDeployment = backends(redis, 1).get(0);
         AtomicLong changedAt = new AtomicLong();
-        Change change = new Change(":6");
+        Change change = new Change(6);
         ExecutorService background = Executors.newSingleThreadExecutor();
         AtomicReference<Future<?>> renewedRun = new AtomicReference<>();
         long oldGoneAt;
 
-        ValueWrites log = ValueWrites.start(redis, name);
+        AlgorithmGrantLog log = AlgorithmGrantLog.start(redis, name);
         try {
             old.run(name, ten, Duration.ofMillis(3_000), Duration.ofMillis(1_500), () -> {
                 change.decided(acquire(newDeployment, name, six, 2).allowed());
@@ -136,7 +131,7 @@ class AlgorithmFaultProofTest {
             log.close();
             background.shutdownNow();
         }
-        List<Grant> grants = log.grants(2, change);
+        List<Grant> grants = grants(log, 2, change);
         assertThat((long) grants.size()).as("every grant the threads saw was a write of the limiter's key, and no other")
                 .isEqualTo(old.granted() + renewed.granted() + (change.granted() ? 1L : 0L));
 
@@ -225,28 +220,28 @@ class AlgorithmFaultProofTest {
     private List<Grant> hammered(RedisDeployment redis, String name, LimitSpec spec, long permits, Duration run,
             Duration midRunAfter, Change change, Runnable midRun) throws Exception {
         Hammer hammer = new Hammer(backends(redis, 2), 3, permits);
-        ValueWrites log = ValueWrites.start(redis, name);
+        AlgorithmGrantLog log = AlgorithmGrantLog.start(redis, name);
         try {
             hammer.run(name, spec, run, midRunAfter, midRun);
         }
         finally {
             log.close();
         }
-        List<Grant> grants = log.grants(permits, change);
+        List<Grant> grants = grants(log, permits, change);
         assertThat((long) grants.size()).as("every grant the threads saw was a write of the limiter's key, and no other")
                 .isEqualTo(hammer.granted() + (change != null && change.granted() ? 1L : 0L));
         return grants;
     }
 
     /**
-     * The one decision of a new deployment that brings a config change: whether it was granted, and how the key's
-     * value ends with the new config. A refused change writes the key too (the new config holds from then on), which
-     * is no grant: the first write of the new config, when the change was refused.
+     * The one decision of a new deployment that brings a config change: whether it was granted, and the new rate. A
+     * refused change writes the key too (the new config holds from then on), which is no grant: the first write of
+     * the new rate, when the change was refused.
      */
-    record Change(AtomicInteger grantedHolder, String newConfigEnding) {
+    record Change(AtomicInteger grantedHolder, long newRate) {
 
-        Change(String newConfigEnding) {
-            this(new AtomicInteger(-1), newConfigEnding);
+        Change(long newRate) {
+            this(new AtomicInteger(-1), newRate);
         }
 
         boolean granted() {
@@ -256,6 +251,24 @@ class AlgorithmFaultProofTest {
         void decided(boolean allowed) {
             grantedHolder.set(allowed ? 1 : 0);
         }
+    }
+
+    /**
+     * The key's writes as grants of {@code permits} each (each grant writes it, and nothing else does here), without
+     * the write of a refused {@code change} (may be null).
+     */
+    private static List<Grant> grants(AlgorithmGrantLog log, long permits, Change change) {
+        List<Grant> grants = new ArrayList<>();
+        boolean refusedChangeSeen = change == null || change.granted();
+        for (AlgorithmGrantLog.Write write : log.writes()) {
+            if (!refusedChangeSeen && write.rate() == change.newRate()) {
+                refusedChangeSeen = true;
+                continue;
+            }
+            grants.add(new Grant(write.serverMicros(), permits));
+        }
+        assertThat(refusedChangeSeen).as("the refused change wrote the new config").isTrue();
+        return grants;
     }
 
     /** The most permits over any span between two grants (both included) beyond {@code perSecond * span}. */
@@ -299,62 +312,6 @@ class AlgorithmFaultProofTest {
         try (RespClient cli = redis.cliFor(key)) {
             List<?> time = (List<?>) cli.command("TIME");
             return Long.parseLong(time.get(0).toString()) * 1_000_000 + Long.parseLong(time.get(1).toString());
-        }
-    }
-
-    /**
-     * The writes of the limiter's {@code :value} key by its scripts (a token bucket or a fixed window writes it on
-     * each grant, and only then), each stamped with the {@code TIME} its script read before.
-     */
-    private static final class ValueWrites extends MonitorLog {
-
-        private final String valueKey;
-        private final List<Long> stamps = new ArrayList<>();
-        private final List<String> values = new ArrayList<>();
-        private long lastTimeMicros;
-
-        private ValueWrites(RedisDeployment redis, String limiterName) {
-            super(redis, limiterName);
-            this.valueKey = LimiterNaming.valueKey(limiterName);
-        }
-
-        static ValueWrites start(RedisDeployment redis, String limiterName) {
-            ValueWrites log = new ValueWrites(redis, limiterName);
-            log.startReading("value-writes");
-            return log;
-        }
-
-        @Override
-        void command(long stampMicros, boolean fromScript, List<String> tokens) {
-            if (!fromScript) {
-                return;
-            }
-            if (tokens.size() == 1 && tokens.get(0).equalsIgnoreCase("time")) {
-                lastTimeMicros = stampMicros;
-            }
-            else if (tokens.size() >= 3 && tokens.get(0).equalsIgnoreCase("set")
-                    && new String(unescape(tokens.get(1)), StandardCharsets.UTF_8).equals(valueKey)) {
-                stamps.add(lastTimeMicros);
-                values.add(tokens.get(2));
-            }
-        }
-
-        /**
-         * The writes as grants of {@code permits} each, without the write of a refused {@code change} (may be null).
-         * Read after {@link #close()}.
-         */
-        List<Grant> grants(long permits, Change change) {
-            List<Grant> grants = new ArrayList<>();
-            boolean refusedChangeSeen = change == null || change.granted();
-            for (int i = 0; i < stamps.size(); i++) {
-                if (!refusedChangeSeen && values.get(i).endsWith(change.newConfigEnding())) {
-                    refusedChangeSeen = true;
-                    continue;
-                }
-                grants.add(new Grant(stamps.get(i), permits));
-            }
-            assertThat(refusedChangeSeen).as("the refused change wrote the new config").isTrue();
-            return grants;
         }
     }
 }

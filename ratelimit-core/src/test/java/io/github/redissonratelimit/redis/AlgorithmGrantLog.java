@@ -37,8 +37,15 @@ final class AlgorithmGrantLog extends MonitorLog {
     private static final Pattern BUCKET_CONFIG = Pattern.compile("(\\d+):(\\d+):(\\d+)");
     private static final Pattern WINDOW_COUNT = Pattern.compile("f(\\d+):");
 
-    /** A token bucket's stored state: its tat and emission interval (us); null for another value. */
-    private record Bucket(double tat, double emission) {
+    /**
+     * One write of the limiter's key by a script, whatever it did (a grant, a refund, a config change applied to a
+     * refused call): when its script read Redis's clock (us), and the rate of the config it wrote.
+     */
+    record Write(long serverMicros, long rate) {
+    }
+
+    /** A token bucket's stored state: its tat, emission interval (us) and rate; null for another value. */
+    private record Bucket(double tat, double emission, long rate) {
 
         static Bucket of(byte[] value) {
             if (value == null || value.length < 10 || value[0] != 'g') {
@@ -49,12 +56,13 @@ final class AlgorithmGrantLog extends MonitorLog {
                 return null;
             }
             return new Bucket(ByteBuffer.wrap(value, 1, 8).getDouble(),
-                    Double.parseDouble(config.group(2)) * 1_000 / Long.parseLong(config.group(1)));
+                    Double.parseDouble(config.group(2)) * 1_000 / Long.parseLong(config.group(1)),
+                    Long.parseLong(config.group(1)));
         }
     }
 
-    /** A fixed window's stored state: its count and bounds (ms); null for another value. */
-    private record Window(long count, long start, long end) {
+    /** A fixed window's stored state: its count, bounds (ms) and rate; null for another value. */
+    private record Window(long count, long start, long end, long rate) {
 
         static Window of(byte[] value) {
             if (value == null || value.length < 27) {
@@ -66,13 +74,15 @@ final class AlgorithmGrantLog extends MonitorLog {
                 return null;
             }
             ByteBuffer bounds = ByteBuffer.wrap(value, value.length - 24, 24);
-            return new Window(Long.parseLong(count.group(1)), (long) bounds.getDouble(), (long) bounds.getDouble());
+            return new Window(Long.parseLong(count.group(1)), (long) bounds.getDouble(), (long) bounds.getDouble(),
+                    (long) bounds.getDouble());
         }
     }
 
     private final String valueKey;
     private final List<Event> grants = new ArrayList<>();
     private final List<Event> refunds = new ArrayList<>();
+    private final List<Write> writes = new ArrayList<>();
     /** The stamp of the last TIME a script ran, and the value it last wrote: reader thread only. */
     private long lastTimeMicros;
     private byte[] lastValue;
@@ -114,6 +124,7 @@ final class AlgorithmGrantLog extends MonitorLog {
             double previous = before != null ? before.tat() : 0;
             long permits = Math.round((bucket.tat() - Math.max(previous, micros)) / bucket.emission());
             record(new Event(micros, permits, 0, 0));
+            writes.add(new Write(micros, bucket.rate()));
         }
         else if (window != null) {
             Window before = Window.of(lastValue);
@@ -121,6 +132,7 @@ final class AlgorithmGrantLog extends MonitorLog {
                     && micros / 1_000 < window.end();
             long previous = sameWindow ? before.count() : 0;
             record(new Event(micros, window.count() - previous, window.start(), window.end()));
+            writes.add(new Write(micros, window.rate()));
         }
         else {
             throw new IllegalStateException("not a token bucket's or a fixed window's state: "
@@ -141,6 +153,11 @@ final class AlgorithmGrantLog extends MonitorLog {
     /** The grants, in the order Redis ran them (and so of their time). Read after {@link #close()}. */
     List<Event> grants() {
         return List.copyOf(grants);
+    }
+
+    /** Every write of the limiter's key by a script, in the order Redis ran them. Read after {@link #close()}. */
+    List<Write> writes() {
+        return List.copyOf(writes);
     }
 
     /** The writes that gave permits back. Read after {@link #close()}. */

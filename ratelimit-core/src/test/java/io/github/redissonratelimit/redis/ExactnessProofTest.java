@@ -3,10 +3,7 @@ package io.github.redissonratelimit.redis;
 import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -54,14 +51,7 @@ class ExactnessProofTest {
 
     /** Backends with the defaults, the flood shortcut in front, each on its own client with its own clock. */
     private List<RateLimitBackend> backends(RedisDeployment redis, BackendOptions options, Duration... clockOffsets) {
-        List<RateLimitBackend> backends = new ArrayList<>();
-        for (Duration offset : clockOffsets) {
-            InstantSource clock = Clock.offset(Clock.systemUTC(), offset);
-            RedissonRateLimitBackend backend = new RedissonRateLimitBackend(clients.create(redis), options, clock);
-            acquire(backend, "warm-up:{" + backends.size() + "}", new LimitSpec(1, SECOND, RateLimitMode.OVERALL), 1);
-            backends.add(new LocalRejectionCache(backend, 10_000));
-        }
-        return backends;
+        return ProofBackends.create(clients, redis, options, clockOffsets);
     }
 
     @ParameterizedTest
