@@ -18,18 +18,10 @@ cp $LUA/acquire-bucket.lua "$WORK/bucket.lua"
 cp $LUA/acquire-bucket.lua "$WORK/bucket-held.lua"
 cp $LUA/acquire-window.lua "$WORK/window.lua"
 echo 'return 1' > "$WORK/one.lua"
-cat > "$WORK/gcra.lua" <<'GCRA'
-local t = redis.call('time')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local tat = tonumber(redis.call('get', KEYS[2])) or now
-if tat < now then tat = now end
-local after = tat + 1000
-if after - now <= 1000000000 then
-  redis.call('set', KEYS[2], after, 'PX', math.max(1, math.ceil((after - now) / 1000)))
-  return {0, 1, 0}
-end
-return {1, 0, 1}
-GCRA
+# the harness's minimal GCRA reference, on the second key (the free-permits key's place) with a permit a ms and a
+# burst of 1,000 s, as constants instead of its two arguments (the calls here carry one)
+sed -e 's/KEYS\[1\]/KEYS[2]/g' -e 's/tonumber(ARGV\[1\])/1000/' -e 's/tonumber(ARGV\[2\])/1000000000/' \
+  ratelimit-benchmarks/src/main/resources/reference-gcra.lua > "$WORK/gcra.lua"
 
 # total instructions of a redis-server that ran $2 calls of script $1 with argument $3
 run() {
