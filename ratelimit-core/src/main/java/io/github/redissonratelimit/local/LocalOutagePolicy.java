@@ -121,15 +121,17 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             // new answer of Redis, whose answer behind it was recorded when it came
             Decision decision = asked.join();
             if (decision.allowed()) {
-                Decision kept = answeredByRedis(request, decision);
-                return kept == decision ? asked : CompletableFuture.completedFuture(kept);
+                answeredByRedis(request, decision);
             }
-            fallback.redisAnswered();
+            else {
+                fallback.redisAnswered();
+            }
             return asked;
         }
         CompletableFuture<Decision> decided = asked.handle((decision, ex) -> {
             if (ex == null) {
-                return answeredByRedis(request, decision);
+                answeredByRedis(request, decision);
+                return decision;
             }
             Throwable error = Completions.unwrap(ex);
             if (error instanceof NoDecision) {
@@ -148,21 +150,7 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return decided;
     }
 
-    /**
-     * Redis's answer, or, when its grant does not fit the share that holds after an outage (see
-     * {@link LocalFallback#answeredByRedis}), a rejection, Redis's grant given back (if that fails, the permits stay
-     * held until they leave the window: never more granted).
-     */
-    private Decision answeredByRedis(AcquireRequest request, Decision decision) {
-        Decision kept = fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
-        if (kept != decision) {
-            try {
-                delegate.release(request, decision);
-            }
-            catch (RuntimeException ex) {
-                // kept in Redis's window: counted, never over-granted
-            }
-        }
-        return kept;
+    private void answeredByRedis(AcquireRequest request, Decision decision) {
+        fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
     }
 }
