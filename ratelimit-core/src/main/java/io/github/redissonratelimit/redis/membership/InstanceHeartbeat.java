@@ -28,7 +28,8 @@ import io.github.redissonratelimit.redis.RedissonCompatibility;
  * {@value #HOLD_INTERVALS} intervals, since it may only be unable to reach Redis, a pause of this JVM may have made
  * them all look gone, and counting too few lets each instance take too much of a rate (counting too many only makes
  * the shares of an outage smaller). An outage keeps the count of just before it, and the hold starts again when Redis
- * answers. Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins;
+ * answers, or when an answer comes after a pause of this JVM (the others' heartbeats may have aged out meanwhile).
+ * Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins;
  * the heartbeat still gives the rank).
  */
 public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
@@ -54,6 +55,8 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
     private volatile boolean failing;
     /** When (nanoTime) an answer last showed the held count, or Redis answered again after failing. */
     private volatile long heldSince;
+    /** When (nanoTime) the last answer came; 0 before the first. */
+    private volatile long lastAnswer;
     /** When (nanoTime) another instance last granted in memory, or may have: it was not beating. */
     private volatile long othersInMemoryAt;
     private volatile boolean othersInMemory;
@@ -143,6 +146,12 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             heldSince = now;
             othersInMemory(now); // they may not reach Redis yet
         }
+        else if (lastAnswer != 0 && now - lastAnswer > interval.toNanos() * 3) {
+            // no answer for longer than a heartbeat lives, yet none failed: this JVM paused (or its timer starved),
+            // and the others' heartbeats may have aged out meanwhile, not the others
+            heldSince = now;
+        }
+        lastAnswer = now;
         int held = instances;
         if (live >= held || now - heldSince > interval.toNanos() * HOLD_INTERVALS) {
             if (live != held && logger.isDebugEnabled()) {

@@ -69,6 +69,22 @@ class InstanceHeartbeatTest {
     }
 
     @Test
+    void afterAPauseOfThisJvmLongerThanTheHoldNoInstanceCountsItselfAlone() throws Exception {
+        // beaten by hand: neither beats while "paused"
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
+                InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
+            first.beat();
+            second.beat();
+            first.beat();
+            assertThat(first.instances()).isEqualTo(2);
+            Thread.sleep(INTERVAL.toMillis() * (InstanceHeartbeat.HOLD_INTERVALS + 5)); // both heartbeats aged out
+            first.beat();
+            assertThat(first.instances()).as("the second may only not have beaten yet").isEqualTo(2);
+            assertThat(first.othersDecidedInMemory()).as("the second missing may decide in memory").isTrue();
+        }
+    }
+
+    @Test
     void anInstanceLearnsWhenAnotherLastGrantedInMemory() throws Exception {
         try (InstanceHeartbeat first = started(); InstanceHeartbeat second = started()) {
             await("both counted", () -> first.instances() == 2 && second.instances() == 2);
