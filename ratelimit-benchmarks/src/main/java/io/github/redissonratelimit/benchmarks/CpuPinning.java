@@ -6,9 +6,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Gives redis-server a CPU of its own while Redis's time per decision is measured: INFO commandstats {@code usec} is
- * wall time, so a redis-server that shares its CPU with the harness's callers counts the time it waits for the CPU
- * mid-script as the script's (on 2 CPUs a script returning 1 measured 2.5 µs so, against 0.6 µs alone). redis-server
- * is pinned to the last CPU and this JVM's threads to the others ({@code taskset}), and both are given every CPU back
+ * wall time, so a redis-server that shares its CPU with the harness's callers can count the time it waits for the CPU
+ * mid-script as the script's. (On the 2-CPU machine of the recorded runs it did not change the figures: a script
+ * returning 1 took 2.5 µs pinned and unpinned; what moves them between rounds lies elsewhere.) redis-server is pinned to the last CPU and this JVM's threads to the others ({@code taskset}), and both are given every CPU back
  * on {@link #close}. Where that cannot be done (one CPU, no {@code taskset}, Redis not on this machine), nothing
  * changes and {@link #description} says so.
  */
