@@ -20,9 +20,11 @@ import io.github.redissonratelimit.limiter.Completions;
 
 /**
  * The Lua scripts of the Redis backend, kept as resources under {@value #LOCATION} (each file starts with
- * what it takes and what it answers), loaded once. Each script is sent with {@code common.lua} in front of
- * it: Redis runs every script on its own, so the functions they share travel with each of them. The two
- * acquire scripts also carry {@code decide.lua}, the decision of one limiter they share. The files are sent as
+ * what it takes and what it answers), loaded once. A script is the files it names, in that order: Redis runs every
+ * script on its own, so the functions they share ({@code clock.lua}, {@code keyed.lua}, {@code common.lua}, each
+ * algorithm's file) travel with each script that needs them, and a script carries no file it does not need, since
+ * Redis runs a script's whole body on every call (the token bucket's and the fixed window's own scripts are one file
+ * each, without functions). The files are sent as
  * written, comments included (they cost Redis's script cache a few KB, and nothing per call: calls send the
  * script's SHA), so that each line Redis names ({@code user_script:<line>}) is a line of one file, which
  * {@link Script#locate} tells.

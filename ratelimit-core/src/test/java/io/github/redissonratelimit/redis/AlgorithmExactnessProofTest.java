@@ -43,7 +43,7 @@ class AlgorithmExactnessProofTest {
      * first grant to read as 0.0001 permit over the bound. This tolerance is worth 0.05 permit at 50 permits per
      * second: it cannot hide a whole permit too many.
      */
-    private static final long STAMP_LAG_MICROS = 1_000;
+    static final long STAMP_LAG_MICROS = 1_000;
 
     @RegisterExtension
     final RedissonClients clients = new RedissonClients();

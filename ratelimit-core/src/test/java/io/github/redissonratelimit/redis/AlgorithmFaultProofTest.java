@@ -44,8 +44,8 @@ class AlgorithmFaultProofTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
 
-    /** As {@link AlgorithmExactnessProofTest#STAMP_LAG_MICROS}: MONITOR stamps a TIME call a few µs after it ran. */
-    private static final long STAMP_LAG_MICROS = 1_000;
+    /** MONITOR stamps a TIME call a few µs after it ran: see {@link AlgorithmExactnessProofTest#STAMP_LAG_MICROS}. */
+    private static final long STAMP_LAG_MICROS = AlgorithmExactnessProofTest.STAMP_LAG_MICROS;
 
     @RegisterExtension
     final RedissonClients clients = new RedissonClients();
