@@ -55,8 +55,9 @@ final class RedisSaturation {
         for (int i = 0; i < loads.size(); i++) {
             for (int level = 0; level < IN_FLIGHT.size(); level++) {
                 List<double[]> runs = samples.get(i * IN_FLIGHT.size() + level);
-                result.add(new Step(loads.get(i).id(), IN_FLIGHT.get(level), median(runs, 1), median(runs, 2),
-                        median(runs, 0)));
+                result.add(new Step(loads.get(i).id(), IN_FLIGHT.get(level),
+                        RedisTimeScenario.median(runs, 1), RedisTimeScenario.median(runs, 2),
+                        RedisTimeScenario.median(runs, 0)));
             }
         }
         return result;
@@ -97,9 +98,5 @@ final class RedisSaturation {
     private static Step find(List<Step> steps, String id, int inFlight) {
         return steps.stream().filter(step -> step.id().equals(id) && step.inFlight() == inFlight).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No saturation step (" + id + ") at " + inFlight));
-    }
-
-    private static double median(List<double[]> runs, int field) {
-        return Stats.median(runs.stream().map(run -> run[field]).toList());
     }
 }

@@ -160,7 +160,8 @@ final class RedisTimeScenario {
         return done.get();
     }
 
-    private static double median(List<double[]> runs, int field) {
+    /** The median over the rounds of one figure of {@link #measure}'s. */
+    static double median(List<double[]> runs, int field) {
         return Stats.median(runs.stream().map(run -> run[field]).toList());
     }
 
