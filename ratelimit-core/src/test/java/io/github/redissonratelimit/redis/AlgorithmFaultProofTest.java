@@ -131,7 +131,20 @@ class AlgorithmFaultProofTest {
             log.close();
             background.shutdownNow();
         }
-        List<Grant> grants = grants(log, 2, change);
+        // Besides the change, each renewed instance's first call applies 6 too: when it lands in a window an old
+        // instance opened with 10 that already holds 6 or more, it is refused and writes the new rate with the count
+        // it found, taking nothing (a refused change still applies).
+        List<Grant> grants = log.writes().stream().filter(write -> write.permits() != 0)
+                .map(write -> new Grant(write.serverMicros(), write.permits())).toList();
+        List<AlgorithmGrantLog.Write> tookNothing = log.writes().stream().filter(write -> write.permits() == 0)
+                .toList();
+        assertThat(tookNothing).as("writes that took nothing: a change applied on a refused call, at most one per "
+                + "instance declaring the new rate").hasSizeLessThanOrEqualTo(1 + 2)
+                .allSatisfy(write -> assertThat(write.rate()).isEqualTo(6));
+        if (!change.granted()) {
+            assertThat(tookNothing).as("the refused change wrote the new config").isNotEmpty();
+        }
+        assertThat(grants).as("grants of 2 permits each").allSatisfy(grant -> assertThat(grant.permits()).isEqualTo(2));
         assertThat((long) grants.size()).as("every grant the threads saw was a write of the limiter's key, and no other")
                 .isEqualTo(old.granted() + renewed.granted() + (change.granted() ? 1L : 0L));
 

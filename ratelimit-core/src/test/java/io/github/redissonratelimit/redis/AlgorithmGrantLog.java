@@ -39,9 +39,10 @@ final class AlgorithmGrantLog extends MonitorLog {
 
     /**
      * One write of the limiter's key by a script, whatever it did (a grant, a refund, a config change applied to a
-     * refused call): when its script read Redis's clock (us), and the rate of the config it wrote.
+     * refused call): when its script read Redis's clock (us), the rate of the config it wrote, and the permits it
+     * took as {@link Event} counts them (meaningless for a token bucket's write that changed its config).
      */
-    record Write(long serverMicros, long rate) {
+    record Write(long serverMicros, long rate, long permits) {
     }
 
     /** A token bucket's stored state: its tat, emission interval (us) and rate; null for another value. */
@@ -124,7 +125,7 @@ final class AlgorithmGrantLog extends MonitorLog {
             double previous = before != null ? before.tat() : 0;
             long permits = Math.round((bucket.tat() - Math.max(previous, micros)) / bucket.emission());
             record(new Event(micros, permits, 0, 0));
-            writes.add(new Write(micros, bucket.rate()));
+            writes.add(new Write(micros, bucket.rate(), permits));
         }
         else if (window != null) {
             Window before = Window.of(lastValue);
@@ -132,7 +133,7 @@ final class AlgorithmGrantLog extends MonitorLog {
                     && micros / 1_000 < window.end();
             long previous = sameWindow ? before.count() : 0;
             record(new Event(micros, window.count() - previous, window.start(), window.end()));
-            writes.add(new Write(micros, window.rate()));
+            writes.add(new Write(micros, window.rate(), window.count() - previous));
         }
         else {
             throw new IllegalStateException("not a token bucket's or a fixed window's state: "
