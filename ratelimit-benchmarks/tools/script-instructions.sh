@@ -13,7 +13,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
 # the compositions of LuaScripts: ACQUIRE_SLIDING, ACQUIRE_BUCKET, ACQUIRE_WINDOW
-cat $LUA/clock.lua $LUA/common.lua $LUA/sliding-alone.lua $LUA/decide.lua $LUA/acquire-sliding.lua > "$WORK/sliding.lua"
+cp $LUA/acquire-sliding.lua "$WORK/sliding.lua"
 cp $LUA/acquire-bucket.lua "$WORK/bucket.lua"
 cp $LUA/acquire-bucket.lua "$WORK/bucket-held.lua"
 cp $LUA/acquire-window.lua "$WORK/window.lua"

@@ -1,5 +1,6 @@
 -- decide: the decision of acquire (one limiter) and acquire-many (several) for the sliding window, as a function
--- shared by both (prepended to them after switch.lua or sliding-alone.lua; algorithms.lua dispatches to it).
+-- shared by both (prepended to them after switch.lua; algorithms.lua dispatches to it). Its common case is
+-- repeated inline in acquire-sliding.lua: a change to the decision goes into both.
 --
 -- decide_sliding(keys, argument): takes permits from one limiter, or answers when they can be free.
 -- keys: the limiter's five keys, see common.lua (config, free shared, free this client's, grants shared,

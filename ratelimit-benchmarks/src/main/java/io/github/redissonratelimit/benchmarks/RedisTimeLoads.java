@@ -45,7 +45,7 @@ final class RedisTimeLoads {
                 raw(redisson, false), ours(backend, false), bucket4j(buckets, false));
     }
 
-    private static RedisTimeScenario.Load raw(RedissonClient redisson, boolean allowed) {
+    static RedisTimeScenario.Load raw(RedissonClient redisson, boolean allowed) {
         RRateLimiter[] limiters = new RRateLimiter[Users.COUNT];
         for (int user = 0; user < Users.COUNT; user++) {
             limiters[user] = redisson.getRateLimiter("redis-time:raw:" + allowed + ":{" + Users.id(user) + "}");
@@ -58,7 +58,7 @@ final class RedisTimeLoads {
         return new RedisTimeScenario.Load("a", allowed, user -> limiters[user].tryAcquireAsync(), SCRIPT_CALLS);
     }
 
-    private static RedisTimeScenario.Load ours(RedissonRateLimitBackend backend, boolean allowed) {
+    static RedisTimeScenario.Load ours(RedissonRateLimitBackend backend, boolean allowed) {
         LimiterNaming naming = new LimiterNaming();
         LimitSpec spec = allowed ? new LimitSpec(Limits.GENEROUS_RATE, Duration.ofSeconds(1), RateLimitMode.OVERALL)
                 : new LimitSpec(1, HOUR, RateLimitMode.OVERALL);

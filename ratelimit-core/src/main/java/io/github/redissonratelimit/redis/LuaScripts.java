@@ -23,8 +23,7 @@ import io.github.redissonratelimit.limiter.Completions;
  * what it takes and what it answers), loaded once. A script is the files it names, in that order: Redis runs every
  * script on its own, so the functions they share ({@code clock.lua}, {@code keyed.lua}, {@code common.lua}, each
  * algorithm's file) travel with each script that needs them, and a script carries no file it does not need, since
- * Redis runs a script's whole body on every call (the token bucket's and the fixed window's own scripts are one file
- * each, without functions). The files are sent as
+ * Redis runs a script's whole body on every call (each algorithm's own script is one file, without functions). The files are sent as
  * written, comments included (they cost Redis's script cache a few KB, and nothing per call: calls send the
  * script's SHA), so that each line Redis names ({@code user_script:<line>}) is a line of one file, which
  * {@link Script#locate} tells.
@@ -39,8 +38,8 @@ public final class LuaScripts {
     static final Script ACQUIRE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
             "decide", "algorithms", "acquire");
 
-    /** A decision of a sliding window: {@link #ACQUIRE} without the other algorithms, for less work per call. */
-    static final Script ACQUIRE_SLIDING = Script.of("clock", "common", "sliding-alone", "decide", "acquire-sliding");
+    /** A decision of a sliding window alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
+    static final Script ACQUIRE_SLIDING = Script.of("acquire-sliding");
 
     /** A decision of a token bucket alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
     static final Script ACQUIRE_BUCKET = Script.of("acquire-bucket");

@@ -79,6 +79,7 @@ class LuaScriptsTest {
 
         assertThatThrownBy(() -> acquire(new RedissonRateLimitBackend(client), name, FIVE, 1))
                 .isInstanceOf(LimiterScriptException.class).hasMessageStartingWith("WRONGTYPE")
-                .hasMessageContaining(" is common.lua:" + lineOf("common.lua", "redis.call('zremrangebyscore'"));
+                .hasMessageContaining(" is acquire-sliding.lua:"
+                        + lineOf("acquire-sliding.lua", "redis.call('zremrangebyscore'"));
     }
 }
