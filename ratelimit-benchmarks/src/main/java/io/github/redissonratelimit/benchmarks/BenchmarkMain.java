@@ -175,6 +175,8 @@ public final class BenchmarkMain {
         log("Redis saturation ramp");
         results.saturation = RedisSaturation.run(loads.stream().filter(RedisTimeScenario.Load::allowed).toList(), redis,
                 settings.saturationRounds(), settings.redisTimeRun());
+        log("instructions per decision (callgrind)");
+        ScriptInstructions.count(results);
         AlgorithmScenario.run(redisson, redis, results);
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);

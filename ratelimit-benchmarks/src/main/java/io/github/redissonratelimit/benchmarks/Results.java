@@ -31,6 +31,12 @@ final class Results {
     List<AlgorithmMemory.Result> algorithmMemory;
     /** The key of {@link Algorithms#GCRA_SCRIPT}, what a token bucket's memory is measured against. */
     AlgorithmMemory.Result gcraMemory;
+    /**
+     * Instructions redis-server executed per allowed decision by contender ({@link ScriptInstructions}); empty when
+     * not counted, with the reason in {@link #instructionsSkipped}.
+     */
+    Map<String, Long> instructions = Map.of();
+    String instructionsSkipped;
     /** How redis-server and the harness were placed on the CPUs while Redis's time per decision was measured. */
     String redisTimePlacement;
     AlgorithmBursts.Result bursts;

@@ -3,14 +3,17 @@ package io.github.redissonratelimit.benchmarks;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.redis.RedisBinary;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
 
@@ -23,8 +26,8 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * of the totals over the difference of the calls is what one decision costs, the start, the setup and the stop
  * cancelling out. Both are paced alike by callgrind's slowdown, so both windows hold alike many grants.
  *
- * <p>{@code java -cp <harness class path> io.github.redissonratelimit.benchmarks.ScriptInstructions <redis-server>}
- * (needs valgrind; about two minutes). {@code ratelimit-benchmarks/tools/script-instructions.sh} counts the
+ * <p>Part of the harness's run when valgrind is installed; alone: {@code java -cp <harness class path>
+ * io.github.redissonratelimit.benchmarks.ScriptInstructions <redis-server> [a|b]} (about a minute). {@code ratelimit-benchmarks/tools/script-instructions.sh} counts the
  * algorithms' own scripts the same way.
  */
 final class ScriptInstructions {
@@ -35,16 +38,49 @@ final class ScriptInstructions {
     private ScriptInstructions() {
     }
 
+    /**
+     * Counts (a) and (b) into {@code results} with the redis-server the harness runs, when valgrind is installed and
+     * the run is not a quick one (about a minute); else says why not.
+     */
+    static void count(Results results) throws Exception {
+        if (results.settings.quick()) {
+            results.instructionsSkipped = "not counted in a quick run";
+            return;
+        }
+        if (!valgrindInstalled()) {
+            results.instructionsSkipped = "not counted: valgrind is not installed";
+            return;
+        }
+        Map<String, Long> counted = new LinkedHashMap<>();
+        for (String contender : List.of("a", "b")) {
+            counted.put(contender, perDecision(RedisBinary.path().toString(), contender));
+        }
+        results.instructions = counted;
+    }
+
+    private static boolean valgrindInstalled() {
+        try {
+            return new ProcessBuilder("valgrind", "--version").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0;
+        }
+        catch (IOException | InterruptedException notThere) {
+            return false;
+        }
+    }
+
+    /** Instructions per allowed decision of {@code contender} on the redis-server {@code binary}. */
+    static long perDecision(String binary, String contender) throws Exception {
+        return (totals(binary, contender, MANY) - totals(binary, contender, FEW)) / (MANY - FEW);
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             throw new IllegalArgumentException("usage: ScriptInstructions <redis-server binary> [a|b ...]");
         }
         List<String> contenders = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("a", "b");
         for (String contender : contenders) {
-            long few = totals(args[0], contender, FEW);
-            long many = totals(args[0], contender, MANY);
             System.out.printf(Locale.ROOT, "(%s) %,d instructions per allowed decision%n", contender,
-                    (many - few) / (MANY - FEW));
+                    perDecision(args[0], contender));
         }
         System.exit(0);
     }
@@ -85,10 +121,6 @@ final class ScriptInstructions {
         }
         finally {
             server.destroyForcibly();
-            if (System.getenv("KEEP_CALLGRIND") != null) {
-                Files.copy(out, Path.of(System.getenv("KEEP_CALLGRIND") + "." + contender + "." + calls),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
             Files.deleteIfExists(out);
         }
     }
