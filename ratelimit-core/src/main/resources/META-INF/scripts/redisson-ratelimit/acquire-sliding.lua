@@ -1,5 +1,5 @@
--- acquire-sliding: acquire for a limiter declared as a sliding window, alone, for its common case: no config yet
--- and no counter (a new limiter), or the config stored, of the declared type and, unless the check is '-', the
+-- acquire-sliding: acquire for a limiter declared as a sliding window, alone, for its common case: no config yet,
+-- no counter and no grants (a new limiter), or the config stored, of the declared type and, unless the check is '-', the
 -- declared one, with no counter (recounted from the grants) or the counter and its copy agreeing (see write_free in
 -- common.lua) and grants in the ZSET, or none left in the window with every permit free. Anything else (a config to
 -- apply, lost grants, a counter written by someone else, another algorithm's state) answers {-4} before writing
@@ -35,8 +35,8 @@ if not configured then
     return {-1, rate}
   end
   stored = redis.call('get', valueKey)
-  if stored then
-    return {-4} -- a counter without config, or another algorithm's state
+  if stored or redis.call('exists', grantsKey) == 1 then
+    return {-4} -- a counter or grants without config, or another algorithm's state
   end
   redis.call('hset', KEYS[1], 'rate', rate, 'interval', interval, 'type', typeArg, 'keepAliveTime', keepAlive)
 else
@@ -69,8 +69,10 @@ end
 local free, oldest
 local edge = now - interval
 local changed, leaving = false, nil
-if not stored then
-  -- no counter (a new limiter, one RRateLimiter's trySetRate made, or a lost counter): the grants tell
+if not configured then
+  free, oldest, changed = rate, {}, true -- a new limiter: no grants (looked for above)
+elseif not stored then
+  -- no counter (a limiter RRateLimiter's trySetRate made, or a lost counter): the grants tell
   redis.call('zremrangebyscore', grantsKey, '0', edge)
   local grants = redis.call('zrange', grantsKey, '0', '-1')
   free = rate

@@ -79,7 +79,20 @@ class LuaScriptsTest {
 
         assertThatThrownBy(() -> acquire(new RedissonRateLimitBackend(client), name, FIVE, 1))
                 .isInstanceOf(LimiterScriptException.class).hasMessageStartingWith("WRONGTYPE")
+                .hasMessageContaining(" is common.lua:" + lineOf("common.lua", "redis.call('zremrangebyscore'"));
+    }
+
+    @Test
+    void aCommandErrorOfTheSlidingWindowsOwnScriptTellsItsFileAndLine() throws IOException {
+        RedissonClient client = fresh.newClient();
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
+        String name = new LimiterNaming().limiterName("located-lean");
+        acquire(backend, name, FIVE, 1);
+        fresh.endpoint().command("SET", LimiterNaming.permitsKey(name), "not a zset");
+
+        assertThatThrownBy(() -> acquire(backend, name, FIVE, 1))
+                .isInstanceOf(LimiterScriptException.class).hasMessageStartingWith("WRONGTYPE")
                 .hasMessageContaining(" is acquire-sliding.lua:"
-                        + lineOf("acquire-sliding.lua", "redis.call('zremrangebyscore'"));
+                        + lineOf("acquire-sliding.lua", "redis.call('zrange', grantsKey, '0', '1', 'withscores')"));
     }
 }
