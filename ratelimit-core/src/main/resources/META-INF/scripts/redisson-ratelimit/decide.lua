@@ -98,6 +98,10 @@ decide_sliding = function(keys, argument)
   else
     stored = redis.call('get', valueKey)
   end
+  if stored and tonumber(stored) == nil then
+    -- not a count (another algorithm's state left under the key of a type this limiter changed to): recounted
+    stored = false
+  end
   local free
   local changed, added = false, false -- added: a member that needs the keys to live one more interval
   local oldest, leaving

@@ -102,4 +102,21 @@ class DecisionEdgeCasesTest {
         assertThat(acquire(backend, name, TEN, 1).allowed()).isTrue();
         assertThat(acquire(backend, name, TEN, 1).allowed()).isFalse();
     }
+
+    /**
+     * A limiter changed from PER_CLIENT to OVERALL finds, under the OVERALL counter's key, what is not a count (a token
+     * bucket's state another instance left there): it is recounted from the grants like a lost counter, where it used
+     * to fail the decision with a Lua error.
+     */
+    @Test
+    void aTypeChangedOverAnotherAlgorithmsLeftoverStateIsRecountedNotAnError() {
+        LimitSpec perClient = new LimitSpec(10, MINUTE, RateLimitMode.PER_CLIENT);
+        assertThat(acquire(new RedissonRateLimitBackend(client), name, perClient, 1).allowed()).isTrue();
+        redis.command("EVAL", "redis.call('set', KEYS[1], 'g' .. struct.pack('>d', 1e15) .. '10:60000:10')", "1",
+                LimiterNaming.valueKey(name));
+
+        RedissonRateLimitBackend overall = new RedissonRateLimitBackend(fresh.newClient());
+        assertThat(acquire(overall, name, TEN, 1).allowed()).isTrue();
+        assertThat(redis.command("GET", LimiterNaming.valueKey(name))).isEqualTo("9");
+    }
 }

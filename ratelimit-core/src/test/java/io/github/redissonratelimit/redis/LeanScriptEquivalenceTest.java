@@ -27,7 +27,6 @@ import io.github.redissonratelimit.test.redis.RespClient;
 class LeanScriptEquivalenceTest {
 
     private static final String CLIENT = "client-1";
-    private static final long KEEP_ALIVE = 3_600_000;
 
     @RegisterExtension
     final FreshRedis fresh = new FreshRedis();
@@ -42,6 +41,9 @@ class LeanScriptEquivalenceTest {
         Limiter full = new Limiter(naming.limiterName("full"));
         long interval = random.nextBoolean() ? 1_000 : 10_240; // slices of 1 ms, and of 10 ms that grants share
         long rate = 3 + random.nextInt(20);
+        // OVERALL and PER_CLIENT; a key TTL of the starter's own, and none (the keys follow the config hash's TTL)
+        String type = seed % 2 == 0 ? "0" : "1";
+        long keepAlive = seed <= 2 ? 3_600_000 : 0;
         long now = 1_700_000_000_009L; // the last ms of a 10 ms slice: the slices' stamps land on the edge too
         int decided = 0;
         int fellBack = 0;
@@ -57,8 +59,9 @@ class LeanScriptEquivalenceTest {
                     case 3 -> "k";
                     default -> "-";
                 };
-                String argument = permits + " " + now + " g" + step + " " + declared + " " + interval + " 0 "
-                        + KEEP_ALIVE + " " + check;
+                String declaredType = random.nextInt(25) == 0 ? (type.equals("0") ? "1" : "0") : type;
+                String argument = permits + " " + now + " g" + step + " " + declared + " " + interval + " "
+                        + declaredType + " " + keepAlive + " " + check;
                 what = "acquire " + argument;
                 List<?> leanReply = (List<?>) lean.eval(LuaScripts.ACQUIRE_SLIDING, argument);
                 if (leanReply.size() == 1 && Long.valueOf(-4).equals(leanReply.get(0))) {
@@ -76,7 +79,7 @@ class LeanScriptEquivalenceTest {
                 what = "time " + now;
             }
             else {
-                what = outside(random, now, lean, full);
+                what = outside(random, now, type, lean, full);
             }
             assertThat(lean.state()).as("state after step %d (seed %d): %s", step, seed, what)
                     .isEqualTo(full.state());
@@ -87,19 +90,20 @@ class LeanScriptEquivalenceTest {
     }
 
     /** A change made from outside, the same on both limiters; what it was. */
-    private static String outside(Random random, long now, Limiter... limiters) {
-        int change = random.nextInt(8);
+    private static String outside(Random random, long now, String type, Limiter... limiters) {
+        int change = random.nextInt(9);
         long permits = 1 + random.nextInt(3);
         for (Limiter limiter : limiters) {
             try {
-                limiter.change(change, now, permits);
+                limiter.change(change, now, permits, type);
             }
             catch (RespClient.RedisReplyException refused) {
                 // RRateLimiter's commands on a token bucket's state: refused alike on both
             }
         }
         return List.of("RRateLimiter's tryAcquire", "RRateLimiter's release", "counter lost", "grants lost",
-                "config lost", "all lost", "switched to a token bucket", "copy lost").get(change);
+                "config lost", "all lost", "switched to a token bucket", "a TTL set on the config hash",
+                "copy lost").get(change);
     }
 
     private final class Limiter {
@@ -118,7 +122,7 @@ class LeanScriptEquivalenceTest {
         }
 
         /** One of the changes {@link #outside} makes. */
-        void change(int change, long now, long count) {
+        void change(int change, long now, long count, String type) {
             switch (change) {
                 case 0 -> foreignGrant(now, count);
                 case 1 -> command("INCRBY", value, Long.toString(count)); // RRateLimiter's release
@@ -127,9 +131,12 @@ class LeanScriptEquivalenceTest {
                 case 4 -> command("DEL", name);
                 case 5 -> command("DEL", name, value, permits);
                 // switched to a token bucket by another instance: the sliding window's keys go, the bucket's state
-                case 6 -> command("EVAL", "redis.call('del', KEYS[1], KEYS[2], KEYS[3]) redis.call('set', "
-                        + "KEYS[2], 'g' .. struct.pack('>d', ARGV[1] * 1000) .. '10:1000:10', 'PX', 5000)", "3",
-                        name, value, permits, Long.toString(now));
+                // is written under the counter's key of the limiter's type
+                case 6 -> command("EVAL", "redis.call('del', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]) "
+                        + "redis.call('set', KEYS[ARGV[2] + 2], 'g' .. struct.pack('>d', ARGV[1] * 1000) "
+                        + ".. '10:1000:10', 'PX', 5000)", "5", keys[0], keys[1], keys[2], keys[3], keys[4],
+                        Long.toString(now), type);
+                case 7 -> command("PEXPIRE", name, "600000"); // RRateLimiter's keys follow it without a keep-alive
                 default -> command("HDEL", name, value); // the counter's copy lost
             }
         }
@@ -155,15 +162,18 @@ class LeanScriptEquivalenceTest {
         /** The counter, the grants with their scores, the config hash (its copy field named alike) and which keys expire. */
         Map<String, Object> state() {
             Map<String, Object> state = new TreeMap<>();
-            state.put("counter", command("GET", value));
-            state.put("grants", command("ZRANGE", permits, "0", "-1", "WITHSCORES"));
+            for (int key = 1; key < keys.length; key++) {
+                String kind = key == 1 || key == 2 ? "counter " : "grants ";
+                state.put(kind + key, kind.startsWith("counter") ? command("GET", keys[key])
+                        : command("ZRANGE", keys[key], "0", "-1", "WITHSCORES"));
+            }
             List<?> hash = (List<?>) command("HGETALL", name);
             Map<String, Object> config = new TreeMap<>();
             for (int i = 0; i < hash.size(); i += 2) {
                 config.put(hash.get(i).toString().replace(name, "<name>"), hash.get(i + 1));
             }
             state.put("config", config);
-            for (String key : List.of(name, value, permits)) {
+            for (String key : keys) {
                 long ttl = (Long) command("PTTL", key);
                 state.put("ttl " + key.replace(name, "<name>"), ttl < 0 ? ttl : "set");
             }
