@@ -29,9 +29,12 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * answering, the local decisions continue the window this instance was already in, instead of starting with a full
  * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, the
  * grants made in memory are written to Redis once it answers again ({@link #writeBackTo}, see {@link WriteBack}), so
- * that every instance's later decisions count them; until then, for one interval after its last decision in memory,
- * and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory keeps to
- * the local share before it asks Redis. An instance that took more than its share from Redis before the
+ * that every instance's later decisions count them. Until then Redis may grant what the others already granted in
+ * memory, on any limiter (this instance cannot tell which), and an answer to a call sent before this instance knew of
+ * the outage may come after its own grants in memory: so for one interval after this instance's last decision in
+ * memory, and after another instance last granted in memory (or missed its heartbeat), every limiter keeps to the
+ * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
+ * and rejected). An instance that took more than its share from Redis before the
  * outage would add to the others' shares: each answer of Redis (grant or rejection) also says how many permits were
  * free, and for one interval after it an instance holds at most its grants of that time plus its share of the free
  * permits, so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
@@ -94,18 +97,29 @@ public final class LocalFallback implements LimiterMemory {
     /**
      * Redis answered this instance: a grant of {@code permits} counts against its share if Redis goes away, and what
      * Redis had left free bounds what it may take on its own for an interval (it took more than its share, or the
-     * others did).
+     * others did). While the share holds ({@link #rejectionBeforeRedis}), a grant that does not fit it is not kept:
+     * the rejection returned instead is the decision, and the caller gives Redis's grant back.
+     *
+     * @return {@code decision}, or the rejection made in its place
      */
-    public void answeredByRedis(String limiterName, LimitSpec spec, long permits, Decision decision) {
+    public Decision answeredByRedis(String limiterName, LimitSpec spec, long permits, Decision decision) {
         long now = nanoClock.getAsLong();
         LimitState state = decision.state();
+        long intervalNanos = spec.interval().toNanos();
         LocalWindow window = window(limiterName, spec, now);
-        window.answered(decision.allowed() ? permits : 0, shareOf(spec), spec.rate(),
-                state == null ? -1 : state.available(), spec.interval().toNanos(), now);
+        long share = shareOf(spec);
+        boolean toShare = decision.allowed() && holdsToShare(intervalNanos, now);
+        long wait = window.answered(decision.allowed() ? permits : 0, share, toShare, spec.rate(),
+                state == null ? -1 : state.available(), intervalNanos, now);
         writeBack.redisAnswered(limiterName);
         if (active.get()) {
             redisAnswered();
         }
+        if (wait == 0) {
+            return decision;
+        }
+        rejected.increment();
+        return Decision.reject(Duration.ofNanos(wait), new LimitState(0, Duration.ofNanos(wait))).madeLocally();
     }
 
     /** Redis answered (or a rejection it made was remembered): what ends local limiting once no local decision is needed any more. */
@@ -147,34 +161,41 @@ public final class LocalFallback implements LimiterMemory {
     }
 
     /**
-     * After an outage, for one interval after the limiter's last decision in memory (Redis does not know the grants
-     * of that time): the rejection the share gives before Redis is asked, or null when Redis may decide (the share
-     * has room, or the limiter was not decided in memory within the interval).
+     * After an outage, for one interval after this instance's last decision in memory (on any limiter) or another
+     * instance's last grant in memory ({@link InstanceCount#othersInMemoryAt}): the rejection the share gives before
+     * Redis is asked, or null when Redis may decide (the share has room, or no decision was made in memory within
+     * the interval). Redis does not know the grants made in memory until they are written back, and this instance
+     * does not know on which limiters the others made them: every limiter keeps to the share meanwhile.
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
-        if (!decidedInMemory) {
-            return null;
-        }
-        LocalWindow window = windows.get(limiterName);
-        // in steady state no limiter was decided in memory: no clock read (the grant that follows reads it)
-        if (window == null || !window.everDecidedLocally()) {
+        // in steady state nothing was ever decided in memory: no lookup, no clock read
+        if (!decidedInMemory && !instances.othersDecidedInMemory()) {
             return null;
         }
         long now = nanoClock.getAsLong();
-        if (instances.othersDecidedInMemory()) {
-            // another instance may have granted in memory later than this one, unknown to Redis: hold until its
-            // grants leave the window too
-            window.holdLocalUntil(instances.othersInMemoryAt() + spec.interval().toNanos());
-        }
-        if (!window.decidedLocallyWithinInterval(now)) {
+        long intervalNanos = spec.interval().toNanos();
+        if (!holdsToShare(intervalNanos, now)) {
             return null;
         }
-        long wait = window.waitFor(permits, shareOf(spec), spec.interval().toNanos(), now);
+        long share = shareOf(spec);
+        LocalWindow window = windows.get(limiterName);
+        long wait = window != null ? window.waitFor(permits, share, intervalNanos, now)
+                : permits > share ? intervalNanos : 0;
         if (wait == 0) {
             return null;
         }
         rejected.increment();
         return Decision.reject(Duration.ofNanos(wait), new LimitState(0, Duration.ofNanos(wait)));
+    }
+
+    /**
+     * Whether grants made in memory within the last interval may be unknown to Redis: this instance decided in
+     * memory (when it could not reach Redis, the others may not have either), or another one granted in memory.
+     */
+    private boolean holdsToShare(long intervalNanos, long now) {
+        // nanoTime values are compared by their difference only: they may be negative and wrap
+        return decidedInMemory && now - lastLocalDecision < intervalNanos
+                || instances.othersDecidedInMemory() && now - instances.othersInMemoryAt() < intervalNanos;
     }
 
     /** A grant of a call that did not pass was given back. */

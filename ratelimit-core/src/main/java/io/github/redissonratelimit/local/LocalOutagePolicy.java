@@ -121,17 +121,15 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             // new answer of Redis, whose answer behind it was recorded when it came
             Decision decision = asked.join();
             if (decision.allowed()) {
-                answeredByRedis(request, decision);
+                Decision kept = answeredByRedis(request, decision);
+                return kept == decision ? asked : CompletableFuture.completedFuture(kept);
             }
-            else {
-                fallback.redisAnswered();
-            }
+            fallback.redisAnswered();
             return asked;
         }
         CompletableFuture<Decision> decided = asked.handle((decision, ex) -> {
             if (ex == null) {
-                answeredByRedis(request, decision);
-                return decision;
+                return answeredByRedis(request, decision);
             }
             Throwable error = Completions.unwrap(ex);
             if (error instanceof NoDecision) {
@@ -150,7 +148,21 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return decided;
     }
 
-    private void answeredByRedis(AcquireRequest request, Decision decision) {
-        fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
+    /**
+     * Redis's answer, or, when its grant does not fit the share that holds after an outage (see
+     * {@link LocalFallback#answeredByRedis}), a rejection, Redis's grant given back (if that fails, the permits stay
+     * held until they leave the window: never more granted).
+     */
+    private Decision answeredByRedis(AcquireRequest request, Decision decision) {
+        Decision kept = fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
+        if (kept != decision) {
+            try {
+                delegate.release(request, decision);
+            }
+            catch (RuntimeException ex) {
+                // kept in Redis's window: counted, never over-granted
+            }
+        }
+        return kept;
     }
 }

@@ -22,12 +22,6 @@ final class LocalWindow {
     private int size;
     private long held;
     /**
-     * One interval after the last decision made without Redis: until then Redis's grants must fit the share too, as
-     * Redis does not know what the instances granted meanwhile.
-     */
-    private long localUntil;
-    private volatile boolean local;
-    /**
      * From this instance's last answer of Redis, for one interval: the most it may hold (its grants in the window
      * then, plus its share of the permits Redis had free), so that an instance that took more than its share from
      * Redis before an outage does not add to the others' shares.
@@ -56,9 +50,6 @@ final class LocalWindow {
         if (wait == 0) {
             add(now, wanted, share);
         }
-        // a rejection counts too: the other instances may have granted on this limiter meanwhile
-        localUntil = now + intervalNanos;
-        local = true;
         return wait;
     }
 
@@ -73,10 +64,19 @@ final class LocalWindow {
 
     /**
      * An answer of Redis to this instance: {@code wanted} permits granted (0 for a rejection), leaving {@code free}
-     * of {@code rate} free ({@code -1} when the backend did not tell).
+     * of {@code rate} free ({@code -1} when the backend did not tell); {@code share} is this instance's part of the
+     * rate, and with {@code toShare} the grant is kept only when it fits in it.
+     * @return 0 when recorded, else the nanoseconds until the grant would fit in the share (it was not kept)
      */
-    synchronized void answered(long wanted, long share, long rate, long free, long intervalNanos, long now) {
+    synchronized long answered(long wanted, long share, boolean toShare, long rate, long free, long intervalNanos,
+            long now) {
         expire(now - intervalNanos);
+        if (wanted > 0 && toShare) {
+            long wait = waitFor(wanted, share, intervalNanos, now);
+            if (wait > 0) {
+                return wait;
+            }
+        }
         if (wanted > 0) {
             add(now, wanted, rate);
         }
@@ -85,39 +85,12 @@ final class LocalWindow {
             cap = held + Math.min(free, rate) * share / rate;
             capUntil = now + intervalNanos;
         }
+        return 0;
     }
 
     /** The share, or less for one interval after Redis's last answer: see {@link #cap}. */
     private long capped(long share, long now) {
         return now - capUntil < 0 ? Math.min(share, cap) : share;
-    }
-
-    /** Keeps the share after an outage until at least {@code until}: an instance may still be deciding in memory. */
-    synchronized void holdLocalUntil(long until) {
-        if (local && until - localUntil > 0) {
-            localUntil = until;
-        }
-    }
-
-    /**
-     * Whether this limiter was decided without Redis within the last interval: the grants of that time (this
-     * instance's and the others') are unknown to Redis, so until they leave the window this instance keeps to its
-     * share even when Redis answers.
-     */
-    /**
-     * Whether {@link #decidedLocallyWithinInterval} may be true, read without the lock or the clock (volatile): false on every
-     * limiter that was not decided in memory since its last interval ran out (a stale true only costs the exact check).
-     */
-    boolean everDecidedLocally() {
-        return local;
-    }
-
-    synchronized boolean decidedLocallyWithinInterval(long now) {
-        // nanoTime values are compared by their difference only: they may be negative and wrap
-        if (local && now - localUntil >= 0) {
-            local = false;
-        }
-        return local;
     }
 
     /** The nanoseconds until {@code wanted} permits fit in the share; 0 when they fit now. */

@@ -1,0 +1,70 @@
+package io.github.redissonratelimit.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+
+/**
+ * After an outage, until the grants made in memory (here or by the other instances) leave the window, every limiter
+ * keeps to the share, whether it was decided in memory here or not, before Redis is asked and when it grants.
+ */
+class LocalFallbackHoldTest {
+
+    private static final LimitSpec FIVE_PER_MINUTE = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+    private LocalFallback fallback(int rank) {
+        return new LocalFallback(InstanceCount.fixed(2, rank), 100, Duration.ofSeconds(1), now::get);
+    }
+
+    private void advance(Duration duration) {
+        now.addAndGet(duration.toNanos());
+    }
+
+    @Test
+    void aLimiterNotDecidedInMemoryHereKeepsToTheShareAfterAnotherOneWas() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow());
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow());
+        assertThat(fallback.rejectionBeforeRedis("rl:{v}", FIVE_PER_MINUTE, 1)).as("no outage yet").isNull();
+        advance(Duration.ofSeconds(1));
+        fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1); // Redis does not answer: the other instance may grant v in memory
+        advance(Duration.ofSeconds(1));
+
+        Decision held = fallback.rejectionBeforeRedis("rl:{v}", FIVE_PER_MINUTE, 1);
+        assertThat(held).as("Redis's 2 grants fill the share of v").isNotNull();
+        assertThat(held.allowed()).isFalse();
+        assertThat(held.retryAfter()).isEqualTo(Duration.ofSeconds(58));
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 2)).as("an unknown limiter: the share").isNull();
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 3)).as("more than the share").isNotNull();
+        advance(Duration.ofSeconds(59)); // the decision in memory is an interval old
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 3)).as("Redis decides alone").isNull();
+    }
+
+    @Test
+    void aGrantOfRedisThatDoesNotFitTheShareAfterAnOutageIsRejectedInstead() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        for (int i = 0; i < 3; i++) {
+            assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).isTrue();
+        }
+        advance(Duration.ofSeconds(1));
+        // a call sent before the outage was noticed, answered after the grants made in memory meanwhile
+        Decision granted = Decision.allow();
+        Decision kept = fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, granted);
+        assertThat(kept.allowed()).as("the share is full").isFalse();
+        assertThat(kept.local()).isTrue();
+        assertThat(kept.retryAfter()).isEqualTo(Duration.ofSeconds(59));
+        advance(Duration.ofSeconds(59));
+        assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, granted)).as("Redis decides alone")
+                .isSameAs(granted);
+        assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 3, granted)).isSameAs(granted);
+    }
+}
