@@ -34,10 +34,11 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * the outage may come after its own grants in memory: so for one interval after this instance's last decision in
  * memory, and after another instance last granted in memory (or missed its heartbeat), every limiter keeps to the
  * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
- * and rejected). An instance that took more than its share from Redis before the
- * outage would add to the others' shares: each answer of Redis (grant or rejection) also says how many permits were
- * free, and for one interval after it an instance holds at most its grants of that time plus its share of the free
- * permits, so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
+ * and rejected). An instance that took more than its share from Redis before the outage would add to the others'
+ * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
+ * it an instance holds at most its grants of its first decision in memory plus its share of the free permits (its
+ * grants that left the window before freed permits Redis may have granted to the others meanwhile), so whatever the
+ * split of Redis's grants, the instances together stay at the rate. With requests spread
  * evenly, the grants of any window stay at the rate; what is left is the grants Redis made between two instances'
  * last answers, and the grants of one heartbeat interval when another instance decides in memory longer than this one
  * (the heartbeat tells it late).

@@ -28,6 +28,15 @@ final class LocalWindow {
      */
     private long cap = Long.MAX_VALUE;
     private long capUntil;
+    /** Its share of the permits Redis had free then. */
+    private long capFree;
+    /**
+     * Whether no decision was made in memory since that answer: the first one lowers the cap to the grants held then
+     * plus {@link #capFree}. This instance's grants that left the window meanwhile freed permits Redis may have
+     * granted to the others while it answered them (counted in their caps), so they are not this instance's to take
+     * again.
+     */
+    private boolean capFromAnswer;
 
     private final long granuleNanos;
     /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
@@ -43,6 +52,11 @@ final class LocalWindow {
      * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
      */
     synchronized long tryTake(long wanted, long share, long intervalNanos, long now) {
+        if (capFromAnswer) {
+            capFromAnswer = false;
+            expire(now - intervalNanos);
+            cap = Math.min(cap, held + capFree);
+        }
         long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
         if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {
             wait = Math.max(1, capUntil - now); // the share may fit once the cap of Redis's last answer ends
@@ -82,8 +96,10 @@ final class LocalWindow {
         }
         if (free >= 0 && rate > 0) {
             // the others hold what is neither free nor this instance's: its share of the free permits is its part
-            cap = held + Math.min(free, rate) * share / rate;
+            capFree = Math.min(free, rate) * share / rate;
+            cap = held + capFree;
             capUntil = now + intervalNanos;
+            capFromAnswer = true;
         }
         return 0;
     }

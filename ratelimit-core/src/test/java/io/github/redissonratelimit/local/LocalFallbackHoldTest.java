@@ -10,9 +10,11 @@ import org.junit.jupiter.api.Test;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 
 /**
- * After an outage, until the grants made in memory (here or by the other instances) leave the window, every limiter
+ * Across the switch: when an outage starts, the permits this instance may take are those of its first decision in
+ * memory; after it, until the grants made in memory (here or by the other instances) leave the window, every limiter
  * keeps to the share, whether it was decided in memory here or not, before Redis is asked and when it grants.
  */
 class LocalFallbackHoldTest {
@@ -66,5 +68,18 @@ class LocalFallbackHoldTest {
         assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, granted)).as("Redis decides alone")
                 .isSameAs(granted);
         assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 3, granted)).isSameAs(granted);
+    }
+
+    @Test
+    void ownGrantsThatLeftTheWindowBetweenRedisLastAnswerAndTheOutageAreNotTakenAgain() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        // the other instance holds 3: this instance may hold its 2 grants, and none of the free permits
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(32)); // the first grant left the window: Redis may have given its permit away
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("not this instance's to take").isFalse();
+        advance(Duration.ofSeconds(28)); // the cap of Redis's last answer ended
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("then the share").isTrue();
     }
 }
