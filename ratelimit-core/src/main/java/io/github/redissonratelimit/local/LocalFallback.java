@@ -36,12 +36,12 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
  * and rejected). An instance that took more than its share from Redis before the outage would add to the others'
  * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
- * it an instance holds at most its grants of its first decision in memory plus its share of the free permits (its
- * grants that left the window before freed permits Redis may have granted to the others meanwhile), so whatever the
- * split of Redis's grants, the instances together stay at the rate. With requests spread
+ * it an instance holds at most its grants still held when it sent the first call Redis then gave no decision, plus
+ * its share of the free permits (its grants that left the window before freed permits Redis may have granted to the
+ * others), so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
  * evenly, the grants of any window stay at the rate; what is left is the grants Redis made between two instances'
- * last answers, and the grants of one heartbeat interval when another instance decides in memory longer than this one
- * (the heartbeat tells it late).
+ * last answers, and the grants of one heartbeat interval when another instance decides in memory longer than this
+ * one (the heartbeat tells it late).
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
  * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped
@@ -136,6 +136,14 @@ public final class LocalFallback implements LimiterMemory {
      * The rejection's retry-after is when they will fit; its state is what the share has left.
      */
     public Decision decide(String limiterName, LimitSpec spec, long permits) {
+        return decide(limiterName, spec, permits, nanoClock.getAsLong());
+    }
+
+    /**
+     * Like {@link #decide(String, LimitSpec, long)}, for a call Redis was asked at {@code askedAt} ({@link #nanoTime})
+     * and gave no decision: until then Redis may have granted the permits this instance's grants freed.
+     */
+    Decision decide(String limiterName, LimitSpec spec, long permits, long askedAt) {
         long now = nanoClock.getAsLong();
         lastLocalDecision = now;
         decidedInMemory = true;
@@ -148,7 +156,7 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
-        long wait = window.tryTake(permits, share, intervalNanos, now);
+        long wait = window.tryTake(permits, share, intervalNanos, now, askedAt);
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
             lastLocalGrant = now;
@@ -267,6 +275,11 @@ public final class LocalFallback implements LimiterMemory {
         finally {
             evicting.set(false);
         }
+    }
+
+    /** This instance's clock (nanoseconds, compared by difference only). */
+    long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */

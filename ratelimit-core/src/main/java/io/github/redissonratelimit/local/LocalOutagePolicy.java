@@ -49,12 +49,17 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
 
     private CompletionStage<Decision> decide(AcquireRequest request) {
         CompletionStage<Decision> before = rejectionBeforeRedis(request);
-        return before != null ? before : afterRedis(request, ask(request));
+        if (before != null) {
+            return before;
+        }
+        long askedAt = fallback.nanoTime();
+        return afterRedis(request, ask(request), askedAt);
     }
 
     /** Like {@link #acquire}, each request in turn; those the share does not reject go to the delegate together. */
     @Override
     public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        long askedAt = fallback.nanoTime();
         return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
 
             @Override
@@ -71,7 +76,7 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             @Override
             public CompletionStage<Decision> after(int index, CompletionStage<Decision> asked) {
                 AcquireRequest request = requests.get(index);
-                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture()) : asked;
+                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture(), askedAt) : asked;
             }
         }, (request, index) -> { });
     }
@@ -114,8 +119,9 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return before == null ? null : CompletableFuture.completedFuture(before.madeLocally());
     }
 
-    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory. */
-    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked) {
+    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory (Redis asked at {@code askedAt}). */
+    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked,
+            long askedAt) {
         if (asked.isDone() && !asked.isCompletedExceptionally()) {
             // answered already (e.g. a rejection from memory): no stage of its own; a remembered rejection is not a
             // new answer of Redis, whose answer behind it was recorded when it came
@@ -133,7 +139,7 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             }
             Throwable error = Completions.unwrap(ex);
             if (error instanceof NoDecision) {
-                return fallback.decide(request.limiterName(), request.spec(), request.permits()).madeLocally();
+                return fallback.decide(request.limiterName(), request.spec(), request.permits(), askedAt).madeLocally();
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });

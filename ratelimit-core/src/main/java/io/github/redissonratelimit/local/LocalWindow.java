@@ -31,10 +31,10 @@ final class LocalWindow {
     /** Its share of the permits Redis had free then. */
     private long capFree;
     /**
-     * Whether no decision was made in memory since that answer: the first one lowers the cap to the grants held then
-     * plus {@link #capFree}. This instance's grants that left the window meanwhile freed permits Redis may have
-     * granted to the others while it answered them (counted in their caps), so they are not this instance's to take
-     * again.
+     * Whether no decision was made in memory since that answer: the first one lowers the cap to the grants still held
+     * when the call it decides was sent to Redis, plus {@link #capFree}. This instance's grants that left the window
+     * before then freed permits Redis may have granted to the others while it answered (counted in their caps), so
+     * they are not this instance's to take again.
      */
     private boolean capFromAnswer;
 
@@ -48,14 +48,14 @@ final class LocalWindow {
     }
 
     /**
-     * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}.
+     * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}, for a call
+     * sent to Redis at {@code askedAt} that Redis gave no decision.
      * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
      */
-    synchronized long tryTake(long wanted, long share, long intervalNanos, long now) {
+    synchronized long tryTake(long wanted, long share, long intervalNanos, long now, long askedAt) {
         if (capFromAnswer) {
             capFromAnswer = false;
-            expire(now - intervalNanos);
-            cap = Math.min(cap, held + capFree);
+            cap = Math.min(cap, heldAfter(askedAt - intervalNanos) + capFree);
         }
         long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
         if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {
@@ -145,6 +145,18 @@ final class LocalWindow {
                 return;
             }
         }
+    }
+
+    /** The permits of the grants kept that were made after {@code cutoff}. */
+    private long heldAfter(long cutoff) {
+        long after = 0;
+        for (int i = 0; i < size; i++) {
+            int at = (head + i) % times.length;
+            if (times[at] - cutoff > 0) {
+                after += permits[at];
+            }
+        }
+        return after;
     }
 
     synchronized long held(long intervalNanos, long now) {

@@ -13,9 +13,10 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 
 /**
- * Across the switch: when an outage starts, the permits this instance may take are those of its first decision in
- * memory; after it, until the grants made in memory (here or by the other instances) leave the window, every limiter
- * keeps to the share, whether it was decided in memory here or not, before Redis is asked and when it grants.
+ * Across the switch: when an outage starts, this instance may take again the permits of its grants that left the
+ * window after it sent the call Redis gave no decision, not those before; after the outage, until the grants made in memory (here or
+ * by the other instances) leave the window, every limiter keeps to the share, whether it was decided in memory here
+ * or not, before Redis is asked and when it grants.
  */
 class LocalFallbackHoldTest {
 
@@ -71,15 +72,30 @@ class LocalFallbackHoldTest {
     }
 
     @Test
-    void ownGrantsThatLeftTheWindowBetweenRedisLastAnswerAndTheOutageAreNotTakenAgain() {
+    void ownGrantsThatLeftTheWindowBeforeTheCallRedisDidNotAnswerAreNotTakenAgainInMemory() {
         LocalFallback fallback = fallback(0); // share 3 of 5
         fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
         advance(Duration.ofSeconds(30));
         // the other instance holds 3: this instance may hold its 2 grants, and none of the free permits
         fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
-        advance(Duration.ofSeconds(32)); // the first grant left the window: Redis may have given its permit away
-        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("not this instance's to take").isFalse();
+        advance(Duration.ofSeconds(31)); // the first grant left the window: Redis may have given its permit away
+        long asked = now.get();
+        advance(Duration.ofSeconds(1)); // then Redis gave this call no decision
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).as("not this instance's to take")
+                .isFalse();
         advance(Duration.ofSeconds(28)); // the cap of Redis's last answer ended
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("then the share").isTrue();
+    }
+
+    @Test
+    void ownGrantsThatLeftTheWindowAfterTheCallRedisDidNotAnswerAreTakenAgainInMemory() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        long asked = now.get();
+        advance(Duration.ofSeconds(32)); // no answer since the call: nobody got the permit of the first grant
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).isTrue();
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("the cap: 2").isFalse();
     }
 }
