@@ -1,10 +1,8 @@
 package io.github.redissonratelimit.local;
 
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -36,12 +34,13 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
  * and rejected). An instance that took more than its share from Redis before the outage would add to the others'
  * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
- * it an instance holds at most its grants still held when it sent the first call Redis then gave no decision, plus
- * its share of the free permits (its grants that left the window before freed permits Redis may have granted to the
- * others), so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
- * evenly, the grants of any window stay at the rate; what is left is the grants Redis made between two instances'
- * last answers, and the grants of one heartbeat interval when another instance decides in memory longer than this
- * one (the heartbeat tells it late).
+ * it an instance holds at most its grants still held when Redis stopped answering it (the earliest call Redis then
+ * gave no decision was sent), plus its share of the free permits. Its grants that left the window between the answer
+ * and then freed permits Redis may have granted to the others; of those it takes back only its part of what the
+ * bound allows above the rate (a tenth of it, split like the shares: none under 10 per interval), so whatever the
+ * split of Redis's grants, the instances together stay within 1.1 x the rate, and at the rate under 10. What is
+ * left is the grants of one heartbeat interval when another instance decides in memory longer than this one (the
+ * heartbeat tells it late).
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
  * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped
@@ -55,9 +54,7 @@ public final class LocalFallback implements LimiterMemory {
     private static final Log logger = LogFactory.getLog(LocalFallback.class);
 
     private final InstanceCount instances;
-    private final ConcurrentHashMap<String, LocalWindow> windows = new ConcurrentHashMap<>();
-    private final long maxLimiters;
-    private final AtomicBoolean evicting = new AtomicBoolean();
+    private final LocalWindows windows;
     private final LongSupplier nanoClock;
     private final long quietNanos;
     private final AtomicBoolean active = new AtomicBoolean();
@@ -69,6 +66,9 @@ public final class LocalFallback implements LimiterMemory {
     private volatile boolean grantedLocally;
     /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
     private volatile boolean decidedInMemory;
+    /** While deciding in memory, when the earliest call Redis gave no decision was sent (see {@link #failingSince}). */
+    private long failingSince;
+    private boolean failing;
     private final WriteBack writeBack;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
@@ -82,7 +82,7 @@ public final class LocalFallback implements LimiterMemory {
         this.instances = Objects.requireNonNull(instances, "instances");
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
-        this.maxLimiters = maxLimiters;
+        this.windows = new LocalWindows(maxLimiters);
         this.writeBack = new WriteBack(maxLimiters, nanoClock);
     }
 
@@ -107,7 +107,7 @@ public final class LocalFallback implements LimiterMemory {
         long now = nanoClock.getAsLong();
         LimitState state = decision.state();
         long intervalNanos = spec.interval().toNanos();
-        LocalWindow window = window(limiterName, spec, now);
+        LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         boolean toShare = decision.allowed() && holdsToShare(intervalNanos, now);
         long wait = window.answered(decision.allowed() ? permits : 0, share, toShare, spec.rate(),
@@ -126,6 +126,9 @@ public final class LocalFallback implements LimiterMemory {
     /** Redis answered (or a rejection it made was remembered): what ends local limiting once no local decision is needed any more. */
     public void redisAnswered() {
         if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
+            synchronized (this) {
+                failing = false;
+            }
             logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
                     + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
         }
@@ -153,10 +156,10 @@ public final class LocalFallback implements LimiterMemory {
                     + "rate until Redis answers again (1/" + instances.instances() + ", instances from "
                     + instances.source() + "; ratelimit.local-fallback.instances fixes it)");
         }
-        LocalWindow window = window(limiterName, spec, now);
+        LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
-        long wait = window.tryTake(permits, share, intervalNanos, now, askedAt);
+        long wait = window.tryTake(permits, share, intervalNanos, now, failingSince(askedAt), allowanceOf(spec));
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
             lastLocalGrant = now;
@@ -237,44 +240,33 @@ public final class LocalFallback implements LimiterMemory {
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     @Override
     public void forget(Predicate<String> limiterNames) {
-        windows.keySet().removeIf(limiterNames);
+        windows.forget(limiterNames);
         writeBack.forget(limiterNames);
     }
 
-    /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */
-    private LocalWindow window(String limiterName, LimitSpec spec, long now) {
-        LocalWindow window = windows.get(limiterName);
-        if (window == null) {
-            window = windows.computeIfAbsent(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
-            if (windows.size() > maxLimiters) {
-                evict(now);
-            }
+    /**
+     * The send time of the earliest call Redis gave no decision since this instance started deciding in memory,
+     * {@code askedAt} (this call's) included: Redis answered none of this instance's calls sent since, so its grants
+     * that left the window after it freed permits nobody got from Redis. A call sent before the outage may be decided
+     * after one sent later, on any limiter.
+     */
+    private synchronized long failingSince(long askedAt) {
+        // nanoTime values are compared by their difference only
+        if (!failing || askedAt - failingSince < 0) {
+            failingSince = askedAt;
+            failing = true;
         }
-        window.used(now);
-        return window;
+        return failingSince;
     }
 
     /**
-     * Drops the windows unused for longer than their interval (they hold no grant any more), then, if that was not
-     * enough, any until a tenth of the bound is free: each sweep frees room for many limiters, so its cost spreads
-     * over them. Concurrent callers do not wait for it.
+     * This instance's part of the permits the bound allows above the rate (a tenth of it, none under 10), split like
+     * the shares so that the instances' parts add up to it: what it may take again of its grants that left the window
+     * between Redis's last answer and the outage, whose permits another instance may have got from Redis.
      */
-    private void evict(long now) {
-        if (!evicting.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            windows.values().removeIf(window -> window.unusedFor(now));
-            long target = maxLimiters - Math.max(1, maxLimiters / 10);
-            Iterator<String> names = windows.keySet().iterator();
-            while (windows.size() > target && names.hasNext()) {
-                names.next();
-                names.remove();
-            }
-        }
-        finally {
-            evicting.set(false);
-        }
+    private long allowanceOf(LimitSpec spec) {
+        long tenth = spec.rate() / 10;
+        return spec.mode() == RateLimitMode.PER_CLIENT ? tenth : instances.shareOf(tenth);
     }
 
     /** This instance's clock (nanoseconds, compared by difference only). */

@@ -32,9 +32,10 @@ final class LocalWindow {
     private long capFree;
     /**
      * Whether no decision was made in memory since that answer: the first one lowers the cap to the grants still held
-     * when the call it decides was sent to Redis, plus {@link #capFree}. This instance's grants that left the window
-     * before then freed permits Redis may have granted to the others while it answered (counted in their caps), so
-     * they are not this instance's to take again.
+     * when Redis stopped answering this instance, plus {@link #capFree} and an allowance. This instance's grants that
+     * left the window between the answer and then freed permits Redis may have granted to the others meanwhile
+     * (counted in their caps), so they are not this instance's to take again, but for the allowance (its part of what
+     * the bound allows above the rate); those that left after it freed permits nobody got from Redis.
      */
     private boolean capFromAnswer;
 
@@ -49,13 +50,15 @@ final class LocalWindow {
 
     /**
      * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}, for a call
-     * sent to Redis at {@code askedAt} that Redis gave no decision.
+     * Redis gave no decision, as it gave none to this instance's calls sent since {@code failingSince}; of its grants
+     * that left the window between Redis's last answer and then, it takes again at most {@code allowance}.
      * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
      */
-    synchronized long tryTake(long wanted, long share, long intervalNanos, long now, long askedAt) {
+    synchronized long tryTake(long wanted, long share, long intervalNanos, long now, long failingSince,
+            long allowance) {
         if (capFromAnswer) {
             capFromAnswer = false;
-            cap = Math.min(cap, heldAfter(askedAt - intervalNanos) + capFree);
+            cap = Math.min(cap, heldAfter(failingSince - intervalNanos) + capFree + allowance);
         }
         long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
         if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {

@@ -3,6 +3,7 @@ package io.github.redissonratelimit.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
@@ -14,13 +15,15 @@ import io.github.redissonratelimit.limiter.LimitState;
 
 /**
  * Across the switch: when an outage starts, this instance may take again the permits of its grants that left the
- * window after it sent the call Redis gave no decision, not those before; after the outage, until the grants made in memory (here or
- * by the other instances) leave the window, every limiter keeps to the share, whether it was decided in memory here
- * or not, before Redis is asked and when it grants.
+ * window after it sent the earliest call Redis gave no decision (on any limiter), of those before only its part of a
+ * tenth of the rate; after the outage, until the grants made in memory (here or by the other instances) leave the
+ * window, every limiter keeps to the share, whether it was decided in memory here or not, before Redis is asked and
+ * when it grants.
  */
 class LocalFallbackHoldTest {
 
     private static final LimitSpec FIVE_PER_MINUTE = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+    private static final LimitSpec TEN_PER_MINUTE = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
 
     private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
@@ -97,5 +100,47 @@ class LocalFallbackHoldTest {
         advance(Duration.ofSeconds(32)); // no answer since the call: nobody got the permit of the first grant
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).isTrue();
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("the cap: 2").isFalse();
+    }
+
+    @Test
+    void theOutageStartsWhenTheEarliestCallRedisGaveNoDecisionWasSentOnAnyLimiter() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(29));
+        long firstAsked = now.get(); // a call on another limiter, to which Redis gives no decision
+        advance(Duration.ofSeconds(2));
+        assertThat(fallback.decide("rl:{x}", FIVE_PER_MINUTE, 1, firstAsked).allowed()).isTrue();
+        // the first grant of u left the window after that call was sent: nobody got its permit from Redis
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, now.get()).allowed()).as("held 1, cap 2").isTrue();
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, now.get()).allowed()).as("the cap").isFalse();
+
+        advance(Duration.ofSeconds(2));
+        fallback.redisAnswered(); // no decision in memory for longer than the quiet period: the outage is over
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(31)); // the first grant of v left the window before the next outage
+        assertThat(fallback.decide("rl:{v}", FIVE_PER_MINUTE, 1, now.get()).allowed())
+                .as("the next outage starts with its own first call, not the last outage's").isFalse();
+    }
+
+    @Test
+    void ofItsGrantsThatLeftTheWindowBeforeTheOutageAnInstanceTakesAgainItsPartOfATenthOfTheRate() {
+        LocalFallback first = fallback(0); // share 5 of 10, and the one permit of the tenth
+        LocalFallback second = fallback(1); // share 5 of 10, none of the tenth
+        for (LocalFallback fallback : List.of(first, second)) {
+            fallback.answeredByRedis("rl:{u}", TEN_PER_MINUTE, 2, Decision.allow(new LimitState(6, Duration.ZERO)));
+        }
+        advance(Duration.ofSeconds(30));
+        for (LocalFallback fallback : List.of(first, second)) {
+            fallback.answeredByRedis("rl:{u}", TEN_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        }
+        advance(Duration.ofSeconds(31)); // two grants of each left the window: the other one may have got their permits
+        long asked = now.get();
+        assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("1 held, 1 of the tenth").isTrue();
+        assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no more than the tenth").isFalse();
+        assertThat(second.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no part of the tenth").isFalse();
     }
 }
