@@ -66,9 +66,7 @@ public final class LocalFallback implements LimiterMemory {
     private volatile boolean grantedLocally;
     /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
     private volatile boolean decidedInMemory;
-    /** While deciding in memory, when the earliest call Redis gave no decision was sent (see {@link #failingSince}). */
-    private long failingSince;
-    private boolean failing;
+    private final OutageSpan outage = new OutageSpan();
     private final WriteBack writeBack;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
@@ -109,9 +107,12 @@ public final class LocalFallback implements LimiterMemory {
         long intervalNanos = spec.interval().toNanos();
         LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
-        boolean toShare = decision.allowed() && holdsToShare(intervalNanos, now);
+        boolean toShare = decision.allowed() && holdsToShare(window, intervalNanos, now);
         long wait = window.answered(decision.allowed() ? permits : 0, share, toShare, spec.rate(),
                 state == null ? -1 : state.available(), intervalNanos, now);
+        if (outage.failing()) {
+            window.answeredInOutage(outage.since(), now);
+        }
         writeBack.redisAnswered(limiterName);
         if (active.get()) {
             redisAnswered();
@@ -126,9 +127,7 @@ public final class LocalFallback implements LimiterMemory {
     /** Redis answered (or a rejection it made was remembered): what ends local limiting once no local decision is needed any more. */
     public void redisAnswered() {
         if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
-            synchronized (this) {
-                failing = false;
-            }
+            outage.ended();
             logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
                     + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
         }
@@ -147,6 +146,11 @@ public final class LocalFallback implements LimiterMemory {
      * and gave no decision: until then Redis may have granted the permits this instance's grants freed.
      */
     Decision decide(String limiterName, LimitSpec spec, long permits, long askedAt) {
+        return decide(limiterName, spec, permits, askedAt, true);
+    }
+
+    /** Like {@link #decide(String, LimitSpec, long, long)}; {@code sent}: the call went to Redis (no open circuit). */
+    Decision decide(String limiterName, LimitSpec spec, long permits, long askedAt, boolean sent) {
         long now = nanoClock.getAsLong();
         lastLocalDecision = now;
         decidedInMemory = true;
@@ -159,7 +163,7 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
-        long wait = window.tryTake(permits, share, intervalNanos, now, failingSince(askedAt), allowanceOf(spec));
+        long wait = window.tryTake(permits, share, intervalNanos, now, outage.failed(askedAt, sent), allowanceOf(spec));
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
             lastLocalGrant = now;
@@ -186,11 +190,11 @@ public final class LocalFallback implements LimiterMemory {
         }
         long now = nanoClock.getAsLong();
         long intervalNanos = spec.interval().toNanos();
-        if (!holdsToShare(intervalNanos, now)) {
+        LocalWindow window = windows.get(limiterName);
+        if (!holdsToShare(window, intervalNanos, now)) {
             return null;
         }
         long share = shareOf(spec);
-        LocalWindow window = windows.get(limiterName);
         long wait = window != null ? window.waitFor(permits, share, intervalNanos, now)
                 : permits > share ? intervalNanos : 0;
         if (wait == 0) {
@@ -202,11 +206,13 @@ public final class LocalFallback implements LimiterMemory {
 
     /**
      * Whether grants made in memory within the last interval may be unknown to Redis: this instance decided in
-     * memory (when it could not reach Redis, the others may not have either), or another one granted in memory.
+     * memory (when it could not reach Redis, the others may not have either, unless Redis answered this limiter
+     * during the outage, see {@link OutageSpan}), or another one granted in memory.
      */
-    private boolean holdsToShare(long intervalNanos, long now) {
+    private boolean holdsToShare(LocalWindow window, long intervalNanos, long now) {
         // nanoTime values are compared by their difference only: they may be negative and wrap
         return decidedInMemory && now - lastLocalDecision < intervalNanos
+                && (window == null || !window.reachedInOutage(outage))
                 || instances.othersDecidedInMemory() && now - instances.othersInMemoryAt() < intervalNanos;
     }
 
@@ -242,21 +248,6 @@ public final class LocalFallback implements LimiterMemory {
     public void forget(Predicate<String> limiterNames) {
         windows.forget(limiterNames);
         writeBack.forget(limiterNames);
-    }
-
-    /**
-     * The send time of the earliest call Redis gave no decision since this instance started deciding in memory,
-     * {@code askedAt} (this call's) included: Redis answered none of this instance's calls sent since, so its grants
-     * that left the window after it freed permits nobody got from Redis. A call sent before the outage may be decided
-     * after one sent later, on any limiter.
-     */
-    private synchronized long failingSince(long askedAt) {
-        // nanoTime values are compared by their difference only
-        if (!failing || askedAt - failingSince < 0) {
-            failingSince = askedAt;
-            failing = true;
-        }
-        return failingSince;
     }
 
     /**

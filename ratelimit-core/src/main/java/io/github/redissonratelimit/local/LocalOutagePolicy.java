@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.limiter.AcquireBatch;
 import io.github.redissonratelimit.limiter.AcquireRequest;
@@ -139,7 +141,11 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             }
             Throwable error = Completions.unwrap(ex);
             if (error instanceof NoDecision) {
-                return fallback.decide(request.limiterName(), request.spec(), request.permits(), askedAt).madeLocally();
+                // an open circuit sent nothing: no sign of when Redis stopped answering
+                boolean sent = !(error instanceof RateLimitBackendUnavailableException unavailable
+                        && unavailable.getReason() == Reason.CIRCUIT_OPEN);
+                return fallback.decide(request.limiterName(), request.spec(), request.permits(), askedAt, sent)
+                        .madeLocally();
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });

@@ -39,6 +39,14 @@ final class LocalWindow {
      */
     private boolean capFromAnswer;
 
+    /** The outage (its start) in which Redis first answered on this limiter, and when; see {@link OutageSpan}. */
+    private long answeredOutage;
+    private long answeredInOutageAt;
+    private boolean answeredInOutage;
+    /** When this limiter was last decided in memory. */
+    private long decidedInMemoryAt;
+    private boolean decidedInMemory;
+
     private final long granuleNanos;
     /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
     private long lastUse;
@@ -60,6 +68,8 @@ final class LocalWindow {
             capFromAnswer = false;
             cap = Math.min(cap, heldAfter(failingSince - intervalNanos) + capFree + allowance);
         }
+        decidedInMemoryAt = now;
+        decidedInMemory = true;
         long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
         if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {
             wait = Math.max(1, capUntil - now); // the share may fit once the cap of Redis's last answer ends
@@ -105,6 +115,25 @@ final class LocalWindow {
             capFromAnswer = true;
         }
         return 0;
+    }
+
+    /** Redis answered on this limiter at {@code now}, during the outage that started at {@code outageStart}. */
+    synchronized void answeredInOutage(long outageStart, long now) {
+        if (!answeredInOutage || answeredOutage != outageStart) {
+            answeredOutage = outageStart;
+            answeredInOutageAt = now;
+            answeredInOutage = true;
+        }
+    }
+
+    /**
+     * Whether Redis answered on this limiter during {@code outage} before a later call got no decision, and it was not
+     * decided in memory since the outage started.
+     */
+    synchronized boolean reachedInOutage(OutageSpan outage) {
+        long start = outage.since();
+        return answeredInOutage && answeredOutage == start && outage.failedAfter(answeredInOutageAt, start)
+                && !(decidedInMemory && decidedInMemoryAt - start >= 0);
     }
 
     /** The share, or less for one interval after Redis's last answer: see {@link #cap}. */

@@ -18,7 +18,7 @@ import io.github.redissonratelimit.limiter.LimitState;
  * window after it sent the earliest call Redis gave no decision (on any limiter), of those before only its part of a
  * tenth of the rate; after the outage, until the grants made in memory (here or by the other instances) leave the
  * window, every limiter keeps to the share, whether it was decided in memory here or not, before Redis is asked and
- * when it grants.
+ * when it grants; but for a limiter Redis answered while it gave a later call no decision (another master).
  */
 class LocalFallbackHoldTest {
 
@@ -142,5 +142,38 @@ class LocalFallbackHoldTest {
         assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("1 held, 1 of the tenth").isTrue();
         assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no more than the tenth").isFalse();
         assertThat(second.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no part of the tenth").isFalse();
+    }
+
+    @Test
+    void aLimiterRedisAnsweredWhileItGaveAnotherOneNoDecisionIsNotHeldForThisInstancesDecisionsInMemory() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true); // its master does not answer
+        advance(Duration.ofMillis(10));
+        Decision granted = Decision.allow();
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted); // another master does
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).as("no call failed since").isNotNull();
+        advance(Duration.ofMillis(10));
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true);
+
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).as("reached in the outage").isNull();
+        assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted)).isSameAs(granted);
+        assertThat(fallback.rejectionBeforeRedis("rl:{down}", FIVE_PER_MINUTE, 1)).as("decided in memory").isNotNull();
+        assertThat(fallback.rejectionBeforeRedis("rl:{other}", FIVE_PER_MINUTE, 3)).as("not reached").isNotNull();
+    }
+
+    @Test
+    void aCallAnOpenCircuitRefusedDoesNotShowThatRedisAnsweredDuringTheOutage() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true);
+        advance(Duration.ofMillis(10));
+        Decision granted = Decision.allow();
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        advance(Duration.ofMillis(10));
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), false); // not sent: the circuit is open
+
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).isNotNull();
+        assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted).allowed()).isFalse();
     }
 }
