@@ -32,7 +32,8 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * the outage may come after its own grants in memory: so for one interval after this instance's last decision in
  * memory, and after another instance last granted in memory (or missed its heartbeat), every limiter keeps to the
  * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
- * and rejected). An instance that took more than its share from Redis before the outage would add to the others'
+ * and rejected); after this instance's own decisions, not a limiter Redis answered during the outage while it gave a
+ * later call no decision (another master of a cluster, see {@link OutageSpan}). An instance that took more than its share from Redis before the outage would add to the others'
  * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
  * it an instance holds at most its grants still held when Redis stopped answering it (the earliest call Redis then
  * gave no decision was sent), plus its share of the free permits. Its grants that left the window between the answer
