@@ -1,10 +1,8 @@
 package io.github.redissonratelimit.local;
 
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -29,15 +27,21 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * answering, the local decisions continue the window this instance was already in, instead of starting with a full
  * bucket (which would grant up to twice the rate in the window that spans the outage). The other way round, the
  * grants made in memory are written to Redis once it answers again ({@link #writeBackTo}, see {@link WriteBack}), so
- * that every instance's later decisions count them; until then, for one interval after its last decision in memory,
- * and after another instance last granted in memory (or missed its heartbeat), a limiter decided in memory keeps to
- * the local share before it asks Redis. An instance that took more than its share from Redis before the
- * outage would add to the others' shares: each answer of Redis (grant or rejection) also says how many permits were
- * free, and for one interval after it an instance holds at most its grants of that time plus its share of the free
- * permits, so whatever the split of Redis's grants, the instances together stay at the rate. With requests spread
- * evenly, the grants of any window stay at the rate; what is left is the grants Redis made between two instances'
- * last answers, and the grants of one heartbeat interval when another instance decides in memory longer than this one
- * (the heartbeat tells it late).
+ * that every instance's later decisions count them. Until then Redis may grant what the others already granted in
+ * memory, on any limiter (this instance cannot tell which), and an answer to a call sent before this instance knew of
+ * the outage may come after its own grants in memory: so for one interval after this instance's last decision in
+ * memory, and after another instance last granted in memory (or missed its heartbeat), every limiter keeps to the
+ * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
+ * and rejected); after this instance's own decisions, not a limiter Redis answered during the outage while it gave a
+ * later call no decision (another master of a cluster, see {@link OutageSpan}). An instance that took more than its share from Redis before the outage would add to the others'
+ * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
+ * it an instance holds at most its grants still held when Redis stopped answering it (the earliest call Redis then
+ * gave no decision was sent), plus its share of the free permits. Its grants that left the window between the answer
+ * and then freed permits Redis may have granted to the others; of those it takes back only its part of what the
+ * bound allows above the rate (a tenth of it, split like the shares: none under 10 per interval), so whatever the
+ * split of Redis's grants, the instances together stay within 1.1 x the rate, and at the rate under 10. What is
+ * left is the grants of one heartbeat interval when another instance decides in memory longer than this one (the
+ * heartbeat tells it late).
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
  * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped
@@ -51,9 +55,7 @@ public final class LocalFallback implements LimiterMemory {
     private static final Log logger = LogFactory.getLog(LocalFallback.class);
 
     private final InstanceCount instances;
-    private final ConcurrentHashMap<String, LocalWindow> windows = new ConcurrentHashMap<>();
-    private final long maxLimiters;
-    private final AtomicBoolean evicting = new AtomicBoolean();
+    private final LocalWindows windows;
     private final LongSupplier nanoClock;
     private final long quietNanos;
     private final AtomicBoolean active = new AtomicBoolean();
@@ -65,6 +67,7 @@ public final class LocalFallback implements LimiterMemory {
     private volatile boolean grantedLocally;
     /** Whether any limiter was ever decided in memory here: until then no call needs its window before asking Redis. */
     private volatile boolean decidedInMemory;
+    private final OutageSpan outage = new OutageSpan();
     private final WriteBack writeBack;
 
     public LocalFallback(InstanceCount instances, long maxLimiters) {
@@ -78,7 +81,7 @@ public final class LocalFallback implements LimiterMemory {
         this.instances = Objects.requireNonNull(instances, "instances");
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
-        this.maxLimiters = maxLimiters;
+        this.windows = new LocalWindows(maxLimiters);
         this.writeBack = new WriteBack(maxLimiters, nanoClock);
     }
 
@@ -94,23 +97,38 @@ public final class LocalFallback implements LimiterMemory {
     /**
      * Redis answered this instance: a grant of {@code permits} counts against its share if Redis goes away, and what
      * Redis had left free bounds what it may take on its own for an interval (it took more than its share, or the
-     * others did).
+     * others did). While the share holds ({@link #rejectionBeforeRedis}), a grant that does not fit it is not kept:
+     * the rejection returned instead is the decision, and the caller gives Redis's grant back.
+     *
+     * @return {@code decision}, or the rejection made in its place
      */
-    public void answeredByRedis(String limiterName, LimitSpec spec, long permits, Decision decision) {
+    public Decision answeredByRedis(String limiterName, LimitSpec spec, long permits, Decision decision) {
         long now = nanoClock.getAsLong();
         LimitState state = decision.state();
-        LocalWindow window = window(limiterName, spec, now);
-        window.answered(decision.allowed() ? permits : 0, shareOf(spec), spec.rate(),
-                state == null ? -1 : state.available(), spec.interval().toNanos(), now);
+        long intervalNanos = spec.interval().toNanos();
+        LocalWindow window = windows.window(limiterName, spec, now);
+        long share = shareOf(spec);
+        boolean toShare = decision.allowed() && holdsToShare(window, intervalNanos, now);
+        long wait = window.answered(decision.allowed() ? permits : 0, share, toShare, spec.rate(),
+                state == null ? -1 : state.available(), intervalNanos, now);
+        if (outage.failing()) {
+            window.answeredInOutage(outage.since(), now);
+        }
         writeBack.redisAnswered(limiterName);
         if (active.get()) {
             redisAnswered();
         }
+        if (wait == 0) {
+            return decision;
+        }
+        rejected.increment();
+        return Decision.reject(Duration.ofNanos(wait), new LimitState(0, Duration.ofNanos(wait))).madeLocally();
     }
 
     /** Redis answered (or a rejection it made was remembered): what ends local limiting once no local decision is needed any more. */
     public void redisAnswered() {
         if (active.get() && nanoClock.getAsLong() - lastLocalDecision > quietNanos && active.compareAndSet(true, false)) {
+            outage.ended();
             logger.info("Redis answers rate limit decisions again; limits are shared through Redis again "
                     + "(local decisions meanwhile: " + allowed.sum() + " allowed, " + rejected.sum() + " rejected in total)");
         }
@@ -121,6 +139,19 @@ public final class LocalFallback implements LimiterMemory {
      * The rejection's retry-after is when they will fit; its state is what the share has left.
      */
     public Decision decide(String limiterName, LimitSpec spec, long permits) {
+        return decide(limiterName, spec, permits, nanoClock.getAsLong());
+    }
+
+    /**
+     * Like {@link #decide(String, LimitSpec, long)}, for a call Redis was asked at {@code askedAt} ({@link #nanoTime})
+     * and gave no decision: until then Redis may have granted the permits this instance's grants freed.
+     */
+    Decision decide(String limiterName, LimitSpec spec, long permits, long askedAt) {
+        return decide(limiterName, spec, permits, askedAt, true);
+    }
+
+    /** Like {@link #decide(String, LimitSpec, long, long)}; {@code sent}: the call went to Redis (no open circuit). */
+    Decision decide(String limiterName, LimitSpec spec, long permits, long askedAt, boolean sent) {
         long now = nanoClock.getAsLong();
         lastLocalDecision = now;
         decidedInMemory = true;
@@ -130,10 +161,10 @@ public final class LocalFallback implements LimiterMemory {
                     + "rate until Redis answers again (1/" + instances.instances() + ", instances from "
                     + instances.source() + "; ratelimit.local-fallback.instances fixes it)");
         }
-        LocalWindow window = window(limiterName, spec, now);
+        LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
-        long wait = window.tryTake(permits, share, intervalNanos, now);
+        long wait = window.tryTake(permits, share, intervalNanos, now, outage.failed(askedAt, sent), allowanceOf(spec));
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
             lastLocalGrant = now;
@@ -147,34 +178,43 @@ public final class LocalFallback implements LimiterMemory {
     }
 
     /**
-     * After an outage, for one interval after the limiter's last decision in memory (Redis does not know the grants
-     * of that time): the rejection the share gives before Redis is asked, or null when Redis may decide (the share
-     * has room, or the limiter was not decided in memory within the interval).
+     * After an outage, for one interval after this instance's last decision in memory (on any limiter) or another
+     * instance's last grant in memory ({@link InstanceCount#othersInMemoryAt}): the rejection the share gives before
+     * Redis is asked, or null when Redis may decide (the share has room, or no decision was made in memory within
+     * the interval). Redis does not know the grants made in memory until they are written back, and this instance
+     * does not know on which limiters the others made them: every limiter keeps to the share meanwhile.
      */
     public Decision rejectionBeforeRedis(String limiterName, LimitSpec spec, long permits) {
-        if (!decidedInMemory) {
-            return null;
-        }
-        LocalWindow window = windows.get(limiterName);
-        // in steady state no limiter was decided in memory: no clock read (the grant that follows reads it)
-        if (window == null || !window.everDecidedLocally()) {
+        // in steady state nothing was ever decided in memory: no lookup, no clock read
+        if (!decidedInMemory && !instances.othersDecidedInMemory()) {
             return null;
         }
         long now = nanoClock.getAsLong();
-        if (instances.othersDecidedInMemory()) {
-            // another instance may have granted in memory later than this one, unknown to Redis: hold until its
-            // grants leave the window too
-            window.holdLocalUntil(instances.othersInMemoryAt() + spec.interval().toNanos());
-        }
-        if (!window.decidedLocallyWithinInterval(now)) {
+        long intervalNanos = spec.interval().toNanos();
+        LocalWindow window = windows.get(limiterName);
+        if (!holdsToShare(window, intervalNanos, now)) {
             return null;
         }
-        long wait = window.waitFor(permits, shareOf(spec), spec.interval().toNanos(), now);
+        long share = shareOf(spec);
+        long wait = window != null ? window.waitFor(permits, share, intervalNanos, now)
+                : permits > share ? intervalNanos : 0;
         if (wait == 0) {
             return null;
         }
         rejected.increment();
         return Decision.reject(Duration.ofNanos(wait), new LimitState(0, Duration.ofNanos(wait)));
+    }
+
+    /**
+     * Whether grants made in memory within the last interval may be unknown to Redis: this instance decided in
+     * memory (when it could not reach Redis, the others may not have either, unless Redis answered this limiter
+     * during the outage, see {@link OutageSpan}), or another one granted in memory.
+     */
+    private boolean holdsToShare(LocalWindow window, long intervalNanos, long now) {
+        // nanoTime values are compared by their difference only: they may be negative and wrap
+        return decidedInMemory && now - lastLocalDecision < intervalNanos
+                && (window == null || !window.reachedInOutage(outage))
+                || instances.othersDecidedInMemory() && now - instances.othersInMemoryAt() < intervalNanos;
     }
 
     /** A grant of a call that did not pass was given back. */
@@ -207,44 +247,23 @@ public final class LocalFallback implements LimiterMemory {
     /** Forgets what this instance granted on the limiters {@code limiterNames} accepts (after a reset). */
     @Override
     public void forget(Predicate<String> limiterNames) {
-        windows.keySet().removeIf(limiterNames);
+        windows.forget(limiterNames);
         writeBack.forget(limiterNames);
     }
 
-    /** Runs on every grant: a lookup that allocates nothing when the limiter is known. */
-    private LocalWindow window(String limiterName, LimitSpec spec, long now) {
-        LocalWindow window = windows.get(limiterName);
-        if (window == null) {
-            window = windows.computeIfAbsent(limiterName, name -> new LocalWindow(spec.interval().toNanos()));
-            if (windows.size() > maxLimiters) {
-                evict(now);
-            }
-        }
-        window.used(now);
-        return window;
+    /**
+     * This instance's part of the permits the bound allows above the rate (a tenth of it, none under 10), split like
+     * the shares so that the instances' parts add up to it: what it may take again of its grants that left the window
+     * between Redis's last answer and the outage, whose permits another instance may have got from Redis.
+     */
+    private long allowanceOf(LimitSpec spec) {
+        long tenth = spec.rate() / 10;
+        return spec.mode() == RateLimitMode.PER_CLIENT ? tenth : instances.shareOf(tenth);
     }
 
-    /**
-     * Drops the windows unused for longer than their interval (they hold no grant any more), then, if that was not
-     * enough, any until a tenth of the bound is free: each sweep frees room for many limiters, so its cost spreads
-     * over them. Concurrent callers do not wait for it.
-     */
-    private void evict(long now) {
-        if (!evicting.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            windows.values().removeIf(window -> window.unusedFor(now));
-            long target = maxLimiters - Math.max(1, maxLimiters / 10);
-            Iterator<String> names = windows.keySet().iterator();
-            while (windows.size() > target && names.hasNext()) {
-                names.next();
-                names.remove();
-            }
-        }
-        finally {
-            evicting.set(false);
-        }
+    /** This instance's clock (nanoseconds, compared by difference only). */
+    long nanoTime() {
+        return nanoClock.getAsLong();
     }
 
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */

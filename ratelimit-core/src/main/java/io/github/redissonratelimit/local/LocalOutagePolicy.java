@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.limiter.AcquireBatch;
 import io.github.redissonratelimit.limiter.AcquireRequest;
@@ -49,12 +51,17 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
 
     private CompletionStage<Decision> decide(AcquireRequest request) {
         CompletionStage<Decision> before = rejectionBeforeRedis(request);
-        return before != null ? before : afterRedis(request, ask(request));
+        if (before != null) {
+            return before;
+        }
+        long askedAt = fallback.nanoTime();
+        return afterRedis(request, ask(request), askedAt);
     }
 
     /** Like {@link #acquire}, each request in turn; those the share does not reject go to the delegate together. */
     @Override
     public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+        long askedAt = fallback.nanoTime();
         return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
 
             @Override
@@ -71,7 +78,7 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             @Override
             public CompletionStage<Decision> after(int index, CompletionStage<Decision> asked) {
                 AcquireRequest request = requests.get(index);
-                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture()) : asked;
+                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture(), askedAt) : asked;
             }
         }, (request, index) -> { });
     }
@@ -114,28 +121,31 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return before == null ? null : CompletableFuture.completedFuture(before.madeLocally());
     }
 
-    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory. */
-    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked) {
+    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory (Redis asked at {@code askedAt}). */
+    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked,
+            long askedAt) {
         if (asked.isDone() && !asked.isCompletedExceptionally()) {
             // answered already (e.g. a rejection from memory): no stage of its own; a remembered rejection is not a
             // new answer of Redis, whose answer behind it was recorded when it came
             Decision decision = asked.join();
             if (decision.allowed()) {
-                answeredByRedis(request, decision);
+                Decision kept = answeredByRedis(request, decision);
+                return kept == decision ? asked : CompletableFuture.completedFuture(kept);
             }
-            else {
-                fallback.redisAnswered();
-            }
+            fallback.redisAnswered();
             return asked;
         }
         CompletableFuture<Decision> decided = asked.handle((decision, ex) -> {
             if (ex == null) {
-                answeredByRedis(request, decision);
-                return decision;
+                return answeredByRedis(request, decision);
             }
             Throwable error = Completions.unwrap(ex);
             if (error instanceof NoDecision) {
-                return fallback.decide(request.limiterName(), request.spec(), request.permits()).madeLocally();
+                // an open circuit sent nothing: no sign of when Redis stopped answering
+                boolean sent = !(error instanceof RateLimitBackendUnavailableException unavailable
+                        && unavailable.getReason() == Reason.CIRCUIT_OPEN);
+                return fallback.decide(request.limiterName(), request.spec(), request.permits(), askedAt, sent)
+                        .madeLocally();
             }
             throw ex instanceof CompletionException completion ? completion : new CompletionException(error);
         });
@@ -150,7 +160,21 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return decided;
     }
 
-    private void answeredByRedis(AcquireRequest request, Decision decision) {
-        fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
+    /**
+     * Redis's answer, or, when its grant does not fit the share that holds after an outage (see
+     * {@link LocalFallback#answeredByRedis}), a rejection, Redis's grant given back (if that fails, the permits stay
+     * held until they leave the window: never more granted).
+     */
+    private Decision answeredByRedis(AcquireRequest request, Decision decision) {
+        Decision kept = fallback.answeredByRedis(request.limiterName(), request.spec(), request.permits(), decision);
+        if (kept != decision) {
+            try {
+                delegate.release(request, decision);
+            }
+            catch (RuntimeException ex) {
+                // kept in Redis's window: counted, never over-granted
+            }
+        }
+        return kept;
     }
 }

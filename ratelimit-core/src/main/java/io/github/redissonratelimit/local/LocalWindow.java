@@ -22,18 +22,30 @@ final class LocalWindow {
     private int size;
     private long held;
     /**
-     * One interval after the last decision made without Redis: until then Redis's grants must fit the share too, as
-     * Redis does not know what the instances granted meanwhile.
-     */
-    private long localUntil;
-    private volatile boolean local;
-    /**
      * From this instance's last answer of Redis, for one interval: the most it may hold (its grants in the window
      * then, plus its share of the permits Redis had free), so that an instance that took more than its share from
      * Redis before an outage does not add to the others' shares.
      */
     private long cap = Long.MAX_VALUE;
     private long capUntil;
+    /** Its share of the permits Redis had free then. */
+    private long capFree;
+    /**
+     * Whether no decision was made in memory since that answer: the first one lowers the cap to the grants still held
+     * when Redis stopped answering this instance, plus {@link #capFree} and an allowance. This instance's grants that
+     * left the window between the answer and then freed permits Redis may have granted to the others meanwhile
+     * (counted in their caps), so they are not this instance's to take again, but for the allowance (its part of what
+     * the bound allows above the rate); those that left after it freed permits nobody got from Redis.
+     */
+    private boolean capFromAnswer;
+
+    /** The outage (its start) in which Redis first answered on this limiter, and when; see {@link OutageSpan}. */
+    private long answeredOutage;
+    private long answeredInOutageAt;
+    private boolean answeredInOutage;
+    /** When this limiter was last decided in memory. */
+    private long decidedInMemoryAt;
+    private boolean decidedInMemory;
 
     private final long granuleNanos;
     /** When this window was last used (nanoTime); written without a lock, read by eviction only, which may see it late. */
@@ -45,10 +57,19 @@ final class LocalWindow {
     }
 
     /**
-     * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}.
+     * Takes {@code wanted} permits when they fit in {@code share} within the interval ending {@code now}, for a call
+     * Redis gave no decision, as it gave none to this instance's calls sent since {@code failingSince}; of its grants
+     * that left the window between Redis's last answer and then, it takes again at most {@code allowance}.
      * @return 0 when taken, else the nanoseconds until they can fit (the interval when they never can)
      */
-    synchronized long tryTake(long wanted, long share, long intervalNanos, long now) {
+    synchronized long tryTake(long wanted, long share, long intervalNanos, long now, long failingSince,
+            long allowance) {
+        if (capFromAnswer) {
+            capFromAnswer = false;
+            cap = Math.min(cap, heldAfter(failingSince - intervalNanos) + capFree + allowance);
+        }
+        decidedInMemoryAt = now;
+        decidedInMemory = true;
         long wait = waitFor(wanted, capped(share, now), intervalNanos, now);
         if (wait == intervalNanos && wanted <= share && now - capUntil < 0) {
             wait = Math.max(1, capUntil - now); // the share may fit once the cap of Redis's last answer ends
@@ -56,9 +77,6 @@ final class LocalWindow {
         if (wait == 0) {
             add(now, wanted, share);
         }
-        // a rejection counts too: the other instances may have granted on this limiter meanwhile
-        localUntil = now + intervalNanos;
-        local = true;
         return wait;
     }
 
@@ -73,51 +91,54 @@ final class LocalWindow {
 
     /**
      * An answer of Redis to this instance: {@code wanted} permits granted (0 for a rejection), leaving {@code free}
-     * of {@code rate} free ({@code -1} when the backend did not tell).
+     * of {@code rate} free ({@code -1} when the backend did not tell); {@code share} is this instance's part of the
+     * rate, and with {@code toShare} the grant is kept only when it fits in it.
+     * @return 0 when recorded, else the nanoseconds until the grant would fit in the share (it was not kept)
      */
-    synchronized void answered(long wanted, long share, long rate, long free, long intervalNanos, long now) {
+    synchronized long answered(long wanted, long share, boolean toShare, long rate, long free, long intervalNanos,
+            long now) {
         expire(now - intervalNanos);
+        if (wanted > 0 && toShare) {
+            long wait = waitFor(wanted, share, intervalNanos, now);
+            if (wait > 0) {
+                return wait;
+            }
+        }
         if (wanted > 0) {
             add(now, wanted, rate);
         }
         if (free >= 0 && rate > 0) {
             // the others hold what is neither free nor this instance's: its share of the free permits is its part
-            cap = held + Math.min(free, rate) * share / rate;
+            capFree = Math.min(free, rate) * share / rate;
+            cap = held + capFree;
             capUntil = now + intervalNanos;
+            capFromAnswer = true;
         }
+        return 0;
+    }
+
+    /** Redis answered on this limiter at {@code now}, during the outage that started at {@code outageStart}. */
+    synchronized void answeredInOutage(long outageStart, long now) {
+        if (!answeredInOutage || answeredOutage != outageStart) {
+            answeredOutage = outageStart;
+            answeredInOutageAt = now;
+            answeredInOutage = true;
+        }
+    }
+
+    /**
+     * Whether Redis answered on this limiter during {@code outage} before a later call got no decision, and it was not
+     * decided in memory since the outage started.
+     */
+    synchronized boolean reachedInOutage(OutageSpan outage) {
+        long start = outage.since();
+        return answeredInOutage && answeredOutage == start && outage.failedAfter(answeredInOutageAt, start)
+                && !(decidedInMemory && decidedInMemoryAt - start >= 0);
     }
 
     /** The share, or less for one interval after Redis's last answer: see {@link #cap}. */
     private long capped(long share, long now) {
         return now - capUntil < 0 ? Math.min(share, cap) : share;
-    }
-
-    /** Keeps the share after an outage until at least {@code until}: an instance may still be deciding in memory. */
-    synchronized void holdLocalUntil(long until) {
-        if (local && until - localUntil > 0) {
-            localUntil = until;
-        }
-    }
-
-    /**
-     * Whether this limiter was decided without Redis within the last interval: the grants of that time (this
-     * instance's and the others') are unknown to Redis, so until they leave the window this instance keeps to its
-     * share even when Redis answers.
-     */
-    /**
-     * Whether {@link #decidedLocallyWithinInterval} may be true, read without the lock or the clock (volatile): false on every
-     * limiter that was not decided in memory since its last interval ran out (a stale true only costs the exact check).
-     */
-    boolean everDecidedLocally() {
-        return local;
-    }
-
-    synchronized boolean decidedLocallyWithinInterval(long now) {
-        // nanoTime values are compared by their difference only: they may be negative and wrap
-        if (local && now - localUntil >= 0) {
-            local = false;
-        }
-        return local;
     }
 
     /** The nanoseconds until {@code wanted} permits fit in the share; 0 when they fit now. */
@@ -156,6 +177,18 @@ final class LocalWindow {
                 return;
             }
         }
+    }
+
+    /** The permits of the grants kept that were made after {@code cutoff}. */
+    private long heldAfter(long cutoff) {
+        long after = 0;
+        for (int i = 0; i < size; i++) {
+            int at = (head + i) % times.length;
+            if (times[at] - cutoff > 0) {
+                after += permits[at];
+            }
+        }
+        return after;
     }
 
     synchronized long held(long intervalNanos, long now) {

@@ -29,11 +29,18 @@ class LocalOutagePolicyLayerTest {
     private final List<String> released = new ArrayList<>();
     private final List<Integer> batches = new ArrayList<>();
     private boolean down;
+    /** When set, Redis's answer to the next call: one still on its way. */
+    private CompletableFuture<Decision> onItsWay;
 
     private final RateLimitBackend redis = new RateLimitBackend() {
         @Override
         public CompletionStage<Decision> acquire(AcquireRequest request) {
             asked.add(request.limiterName());
+            CompletableFuture<Decision> late = onItsWay;
+            if (late != null) {
+                onItsWay = null;
+                return late;
+            }
             return down ? CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(request.limiterName(),
                     Reason.TIMEOUT, Duration.ofSeconds(1), "Redis did not answer", null))
                     : CompletableFuture.completedFuture(Decision.allow());
@@ -105,6 +112,23 @@ class LocalOutagePolicyLayerTest {
 
         policy.release(local, byRedis).toCompletableFuture().join();
         assertThat(released).containsExactly("rl:{b}");
+    }
+
+    @Test
+    void aGrantOfRedisThatComesAfterTheShareWasFilledInMemoryIsGivenBackAndRejected() {
+        AcquireRequest local = request("rl:{e}", BackendErrorPolicy.LOCAL, false);
+        CompletableFuture<Decision> late = new CompletableFuture<>();
+        onItsWay = late;
+        CompletableFuture<Decision> sentFirst = policy.acquire(local).toCompletableFuture();
+        down = true;
+        assertThat(join(policy.acquire(local)).allowed()).isTrue();
+        assertThat(join(policy.acquire(local)).allowed()).isTrue();
+
+        late.complete(Decision.allow());
+        Decision decision = sentFirst.join();
+        assertThat(decision.allowed()).as("the share is full: Redis may not know the grants made in memory").isFalse();
+        assertThat(decision.local()).isTrue();
+        assertThat(released).as("Redis's grant given back").containsExactly("rl:{e}");
     }
 
     @Test

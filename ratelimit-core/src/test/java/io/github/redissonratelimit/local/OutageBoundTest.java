@@ -15,45 +15,39 @@ import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * The bound of the {@code LOCAL} outage policy for per-user and global limits: two instances, 40 users calling
- * each about 3 times a second (limit 5 per 2 s) on either instance at random, and a global limit (60 per 2 s) called
+ * each about 5 times a second (limit 5 per 2 s) on either instance in turn, and a global limit (60 per 2 s) called
  * 100 times a second, through Redis stalled four times ({@code CLIENT PAUSE} of 300 ms and 1 s) and a Sentinel
- * failover. A user whose calls of a stall all reach one instance is granted in memory there; the grants must reach
- * Redis before the other instance takes the rest of the rate from it. Counted by the callers' own log, and until the
- * failover by Redis's clock too (the scores of the grants callers got, seen in the limiters' windows): the global
- * limit at most 1.1 x its rate in any window; each user at most one grant over, and no more than {@value #USERS_OVER}
- * users over 1.1 x (measured with the write-back: 0 to 3; without it, 13 and 14 users got 6 or 7 of 5, see
- * {@link #withoutTheWriteBackUsersGoOverTheRate}).
+ * failover. A user whose calls of a stall reach one instance is granted in memory there, unknown to Redis until the
+ * write-back: meanwhile every instance keeps every limiter to its share. Counted by the callers' own log and, until
+ * the failover, by Redis's clock too (the scores of the grants callers got, seen in the limiters' windows): every
+ * key at most 1.1 x its rate in any window (a user at most 5 of 5).
  */
 class OutageBoundTest {
 
     private static final List<Duration> STALLS = List.of(Duration.ofMillis(300), Duration.ofSeconds(1),
             Duration.ofMillis(300), Duration.ofSeconds(1));
 
-    /** Of the 40 users, how many may get one grant over the rate in a window (measured: 0 to 3). */
-    private static final int USERS_OVER = 4;
-
     @Test
-    void stallsAndAFailoverKeepTheGlobalLimitWithinTheBoundAndNearlyEveryUser() throws Exception {
-        List<Count> counts = run(true);
-        assertThat(counts).allSatisfy(count -> {
-            int bound = count.key().equals("global") ? count.bound() : count.bound() + 1;
-            assertThat(count.byCallers()).as(count.toString()).isLessThanOrEqualTo(bound);
-            assertThat(count.byRedis()).as(count.toString()).isLessThanOrEqualTo(bound);
-        });
-        assertThat(counts).filteredOn(count -> count.byCallers() > count.bound() || count.byRedis() > count.bound())
-                .as("users over 1.1 x the rate").hasSizeLessThanOrEqualTo(USERS_OVER);
+    void stallsAndAFailoverKeepEveryLimitWithinTheBound() throws Exception {
+        assertWithinTheBound(run(true));
     }
 
     /**
-     * The same run without the write-back: users go over the rate (run on demand, with
-     * {@code -Dratelimit.test.without-write-back=true}; a figure of the report, not of the build).
+     * The same run without the write-back: the share every limiter keeps for an interval after grants were made in
+     * memory is what holds the bound (run on demand, with {@code -Dratelimit.test.without-write-back=true}; before
+     * that hold covered every limiter, 13 and 14 users got 6 or 7 of 5 here).
      */
     @Test
     @EnabledIfSystemProperty(named = "ratelimit.test.without-write-back", matches = "true")
-    void withoutTheWriteBackUsersGoOverTheRate() throws Exception {
-        List<Count> counts = run(false);
-        assertThat(counts).filteredOn(count -> count.byCallers() > count.bound()).as("users over 1.1 x the rate")
-                .hasSizeGreaterThan(USERS_OVER);
+    void withoutTheWriteBackTheShareAloneKeepsEveryLimitWithinTheBound() throws Exception {
+        assertWithinTheBound(run(false));
+    }
+
+    private static void assertWithinTheBound(List<Count> counts) {
+        assertThat(counts).allSatisfy(count -> {
+            assertThat(count.byCallers()).as(count.toString()).isLessThanOrEqualTo(count.bound());
+            assertThat(count.byRedis()).as(count.toString()).isLessThanOrEqualTo(count.bound());
+        });
     }
 
     private static List<Count> run(boolean writeBack) throws Exception {

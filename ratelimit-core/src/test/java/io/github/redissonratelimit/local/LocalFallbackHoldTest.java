@@ -1,0 +1,179 @@
+package io.github.redissonratelimit.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+
+/**
+ * Across the switch: when an outage starts, this instance may take again the permits of its grants that left the
+ * window after it sent the earliest call Redis gave no decision (on any limiter), of those before only its part of a
+ * tenth of the rate; after the outage, until the grants made in memory (here or by the other instances) leave the
+ * window, every limiter keeps to the share, whether it was decided in memory here or not, before Redis is asked and
+ * when it grants; but for a limiter Redis answered while it gave a later call no decision (another master).
+ */
+class LocalFallbackHoldTest {
+
+    private static final LimitSpec FIVE_PER_MINUTE = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+    private static final LimitSpec TEN_PER_MINUTE = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+
+    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+
+    private LocalFallback fallback(int rank) {
+        return new LocalFallback(InstanceCount.fixed(2, rank), 100, Duration.ofSeconds(1), now::get);
+    }
+
+    private void advance(Duration duration) {
+        now.addAndGet(duration.toNanos());
+    }
+
+    @Test
+    void aLimiterNotDecidedInMemoryHereKeepsToTheShareAfterAnotherOneWas() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow());
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow());
+        assertThat(fallback.rejectionBeforeRedis("rl:{v}", FIVE_PER_MINUTE, 1)).as("no outage yet").isNull();
+        advance(Duration.ofSeconds(1));
+        fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1); // Redis does not answer: the other instance may grant v in memory
+        advance(Duration.ofSeconds(1));
+
+        Decision held = fallback.rejectionBeforeRedis("rl:{v}", FIVE_PER_MINUTE, 1);
+        assertThat(held).as("Redis's 2 grants fill the share of v").isNotNull();
+        assertThat(held.allowed()).isFalse();
+        assertThat(held.retryAfter()).isEqualTo(Duration.ofSeconds(58));
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 2)).as("an unknown limiter: the share").isNull();
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 3)).as("more than the share").isNotNull();
+        advance(Duration.ofSeconds(59)); // the decision in memory is an interval old
+        assertThat(fallback.rejectionBeforeRedis("rl:{w}", FIVE_PER_MINUTE, 3)).as("Redis decides alone").isNull();
+    }
+
+    @Test
+    void aGrantOfRedisThatDoesNotFitTheShareAfterAnOutageIsRejectedInstead() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        for (int i = 0; i < 3; i++) {
+            assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).isTrue();
+        }
+        advance(Duration.ofSeconds(1));
+        // a call sent before the outage was noticed, answered after the grants made in memory meanwhile
+        Decision granted = Decision.allow();
+        Decision kept = fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, granted);
+        assertThat(kept.allowed()).as("the share is full").isFalse();
+        assertThat(kept.local()).isTrue();
+        assertThat(kept.retryAfter()).isEqualTo(Duration.ofSeconds(59));
+        advance(Duration.ofSeconds(59));
+        assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, granted)).as("Redis decides alone")
+                .isSameAs(granted);
+        assertThat(fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 3, granted)).isSameAs(granted);
+    }
+
+    @Test
+    void ownGrantsThatLeftTheWindowBeforeTheCallRedisDidNotAnswerAreNotTakenAgainInMemory() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        // the other instance holds 3: this instance may hold its 2 grants, and none of the free permits
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(31)); // the first grant left the window: Redis may have given its permit away
+        long asked = now.get();
+        advance(Duration.ofSeconds(1)); // then Redis gave this call no decision
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).as("not this instance's to take")
+                .isFalse();
+        advance(Duration.ofSeconds(28)); // the cap of Redis's last answer ended
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("then the share").isTrue();
+    }
+
+    @Test
+    void ownGrantsThatLeftTheWindowAfterTheCallRedisDidNotAnswerAreTakenAgainInMemory() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        long asked = now.get();
+        advance(Duration.ofSeconds(32)); // no answer since the call: nobody got the permit of the first grant
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).isTrue();
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("the cap: 2").isFalse();
+    }
+
+    @Test
+    void theOutageStartsWhenTheEarliestCallRedisGaveNoDecisionWasSentOnAnyLimiter() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(29));
+        long firstAsked = now.get(); // a call on another limiter, to which Redis gives no decision
+        advance(Duration.ofSeconds(2));
+        assertThat(fallback.decide("rl:{x}", FIVE_PER_MINUTE, 1, firstAsked).allowed()).isTrue();
+        // the first grant of u left the window after that call was sent: nobody got its permit from Redis
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, now.get()).allowed()).as("held 1, cap 2").isTrue();
+        assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, now.get()).allowed()).as("the cap").isFalse();
+
+        advance(Duration.ofSeconds(2));
+        fallback.redisAnswered(); // no decision in memory for longer than the quiet period: the outage is over
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        advance(Duration.ofSeconds(31)); // the first grant of v left the window before the next outage
+        assertThat(fallback.decide("rl:{v}", FIVE_PER_MINUTE, 1, now.get()).allowed())
+                .as("the next outage starts with its own first call, not the last outage's").isFalse();
+    }
+
+    @Test
+    void ofItsGrantsThatLeftTheWindowBeforeTheOutageAnInstanceTakesAgainItsPartOfATenthOfTheRate() {
+        LocalFallback first = fallback(0); // share 5 of 10, and the one permit of the tenth
+        LocalFallback second = fallback(1); // share 5 of 10, none of the tenth
+        for (LocalFallback fallback : List.of(first, second)) {
+            fallback.answeredByRedis("rl:{u}", TEN_PER_MINUTE, 2, Decision.allow(new LimitState(6, Duration.ZERO)));
+        }
+        advance(Duration.ofSeconds(30));
+        for (LocalFallback fallback : List.of(first, second)) {
+            fallback.answeredByRedis("rl:{u}", TEN_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        }
+        advance(Duration.ofSeconds(31)); // two grants of each left the window: the other one may have got their permits
+        long asked = now.get();
+        assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("1 held, 1 of the tenth").isTrue();
+        assertThat(first.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no more than the tenth").isFalse();
+        assertThat(second.decide("rl:{u}", TEN_PER_MINUTE, 1, asked).allowed()).as("no part of the tenth").isFalse();
+    }
+
+    @Test
+    void aLimiterRedisAnsweredWhileItGaveAnotherOneNoDecisionIsNotHeldForThisInstancesDecisionsInMemory() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true); // its master does not answer
+        advance(Duration.ofMillis(10));
+        Decision granted = Decision.allow();
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted); // another master does
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).as("no call failed since").isNotNull();
+        advance(Duration.ofMillis(10));
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true);
+
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).as("reached in the outage").isNull();
+        assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted)).isSameAs(granted);
+        assertThat(fallback.rejectionBeforeRedis("rl:{down}", FIVE_PER_MINUTE, 1)).as("decided in memory").isNotNull();
+        assertThat(fallback.rejectionBeforeRedis("rl:{other}", FIVE_PER_MINUTE, 3)).as("not reached").isNotNull();
+    }
+
+    @Test
+    void aCallAnOpenCircuitRefusedDoesNotShowThatRedisAnsweredDuringTheOutage() {
+        LocalFallback fallback = fallback(1); // share 2 of 5
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), true);
+        advance(Duration.ofMillis(10));
+        Decision granted = Decision.allow();
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted);
+        advance(Duration.ofMillis(10));
+        fallback.decide("rl:{down}", FIVE_PER_MINUTE, 1, now.get(), false); // not sent: the circuit is open
+
+        assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).isNotNull();
+        assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted).allowed()).isFalse();
+    }
+}
