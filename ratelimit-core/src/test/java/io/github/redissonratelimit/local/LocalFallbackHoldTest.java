@@ -93,9 +93,7 @@ class LocalFallbackHoldTest {
     @Test
     void ownGrantsThatLeftTheWindowAfterTheCallRedisDidNotAnswerAreTakenAgainInMemory() {
         LocalFallback fallback = fallback(0); // share 3 of 5
-        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
-        advance(Duration.ofSeconds(30));
-        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        twoGrantsHalfAMinuteApart(fallback, "rl:{u}"); // Redis left 4 free, then none
         long asked = now.get();
         advance(Duration.ofSeconds(32)); // no answer since the call: nobody got the permit of the first grant
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).isTrue();
@@ -105,9 +103,7 @@ class LocalFallbackHoldTest {
     @Test
     void theOutageStartsWhenTheEarliestCallRedisGaveNoDecisionWasSentOnAnyLimiter() {
         LocalFallback fallback = fallback(0); // share 3 of 5
-        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
-        advance(Duration.ofSeconds(30));
-        fallback.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        twoGrantsHalfAMinuteApart(fallback, "rl:{u}"); // Redis left 4 free, then none
         advance(Duration.ofSeconds(29));
         long firstAsked = now.get(); // a call on another limiter, to which Redis gives no decision
         advance(Duration.ofSeconds(2));
@@ -118,9 +114,7 @@ class LocalFallbackHoldTest {
 
         advance(Duration.ofSeconds(2));
         fallback.redisAnswered(); // no decision in memory for longer than the quiet period: the outage is over
-        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
-        advance(Duration.ofSeconds(30));
-        fallback.answeredByRedis("rl:{v}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
+        twoGrantsHalfAMinuteApart(fallback, "rl:{v}"); // Redis left 4 free, then none
         advance(Duration.ofSeconds(31)); // the first grant of v left the window before the next outage
         assertThat(fallback.decide("rl:{v}", FIVE_PER_MINUTE, 1, now.get()).allowed())
                 .as("the next outage starts with its own first call, not the last outage's").isFalse();
@@ -175,5 +169,12 @@ class LocalFallbackHoldTest {
 
         assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).isNotNull();
         assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted).allowed()).isFalse();
+    }
+
+    /** Redis granted this instance 1 permit leaving 4 free, and 30 s later 1 more leaving none. */
+    private void twoGrantsHalfAMinuteApart(LocalFallback fallback, String limiterName) {
+        fallback.answeredByRedis(limiterName, FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        advance(Duration.ofSeconds(30));
+        fallback.answeredByRedis(limiterName, FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(0, Duration.ZERO)));
     }
 }
