@@ -47,7 +47,12 @@ class GatewayRouteRateLimitTest {
     final FreshRedis fresh = new FreshRedis();
     private final RedisEndpoint redis = fresh.endpoint();
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    /**
+     * HTTP/1.1 as the gateway serves it (the default client first offers an h2c upgrade on plain http); a request
+     * that gets no answer fails the test instead of waiting for ever (one did, once, in a clean-clone build).
+     */
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
     private final AtomicInteger backendHits = new AtomicInteger();
     private HttpServer backend;
     private ConfigurableApplicationContext gateway;
@@ -113,7 +118,7 @@ class GatewayRouteRateLimitTest {
 
     private HttpResponse<String> get(String path, String user) throws IOException, InterruptedException {
         URI uri = URI.create("http://127.0.0.1:" + gateway.getEnvironment().getProperty("local.server.port") + path);
-        return http.send(HttpRequest.newBuilder(uri).header("X-User", user).build(),
+        return http.send(HttpRequest.newBuilder(uri).header("X-User", user).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
