@@ -12,6 +12,13 @@ import java.util.List;
  */
 final class CallerLog {
 
+    /**
+     * The resolution of the limiter's clock: grants are stamped in whole milliseconds of Redis's clock and leave the
+     * window one interval after their stamp, so two grants an interval apart by their stamps may be up to a
+     * millisecond less apart in time. Only calls within the interval less this are certainly within one window.
+     */
+    private static final long STAMP_RESOLUTION_NANOS = 1_000_000;
+
     /** One granted call of {@code key}: when it started and ended (nanoTime), which instance answered it and how. */
     record Grant(String key, long start, long end, int instance, String result) {
     }
@@ -27,11 +34,12 @@ final class CallerLog {
         List<Grant> byStart = new ArrayList<>(grants);
         byStart.sort(Comparator.comparingLong(Grant::start));
         Most most = new Most(0, "");
+        long window = intervalNanos - STAMP_RESOLUTION_NANOS;
         for (int first = 0; first < byStart.size(); first++) {
             long from = byStart.get(first).start();
             List<Grant> within = new ArrayList<>();
-            for (int i = first; i < byStart.size() && byStart.get(i).start() - from < intervalNanos; i++) {
-                if (byStart.get(i).end() - from < intervalNanos) {
+            for (int i = first; i < byStart.size() && byStart.get(i).start() - from < window; i++) {
+                if (byStart.get(i).end() - from < window) {
                     within.add(byStart.get(i));
                 }
             }
