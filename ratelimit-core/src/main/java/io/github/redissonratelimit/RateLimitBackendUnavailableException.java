@@ -31,13 +31,24 @@ public class RateLimitBackendUnavailableException extends RateLimitException imp
     private final String limiterName;
     private final Reason reason;
     private final Duration retryAfter;
+    private final Duration waited;
 
     public RateLimitBackendUnavailableException(String limiterName, Reason reason, Duration retryAfter,
             String detail, Throwable cause) {
+        this(limiterName, reason, retryAfter, Duration.ZERO, detail, cause);
+    }
+
+    /**
+     * @param waited how long the call to Redis had been under way when this decision was given up (zero when nothing
+     * was sent)
+     */
+    public RateLimitBackendUnavailableException(String limiterName, Reason reason, Duration retryAfter,
+            Duration waited, String detail, Throwable cause) {
         super("No rate limit decision for " + limiterName + ": " + detail, cause);
         this.limiterName = limiterName;
         this.reason = reason;
         this.retryAfter = retryAfter;
+        this.waited = waited;
     }
 
     /** The RRateLimiter name in Redis, e.g. {@code rate_limit:{order:submit:42}}. */
@@ -47,6 +58,12 @@ public class RateLimitBackendUnavailableException extends RateLimitException imp
 
     public Reason getReason() {
         return reason;
+    }
+
+    /** How long the call to Redis had been under way when it was given up; zero when nothing was sent. */
+    @Override
+    public Duration getWaited() {
+        return waited;
     }
 
     /** When Redis will be tried again (the rest of the back-off), at least one second. */

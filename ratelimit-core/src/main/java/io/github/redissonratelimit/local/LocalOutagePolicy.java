@@ -54,14 +54,12 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         if (before != null) {
             return before;
         }
-        long askedAt = fallback.nanoTime();
-        return afterRedis(request, ask(request), askedAt);
+        return afterRedis(request, ask(request));
     }
 
     /** Like {@link #acquire}, each request in turn; those the share does not reject go to the delegate together. */
     @Override
     public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
-        long askedAt = fallback.nanoTime();
         return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
 
             @Override
@@ -78,7 +76,7 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
             @Override
             public CompletionStage<Decision> after(int index, CompletionStage<Decision> asked) {
                 AcquireRequest request = requests.get(index);
-                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture(), askedAt) : asked;
+                return appliesTo(request) ? afterRedis(request, asked.toCompletableFuture()) : asked;
             }
         }, (request, index) -> { });
     }
@@ -121,9 +119,8 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
         return before == null ? null : CompletableFuture.completedFuture(before.madeLocally());
     }
 
-    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory (Redis asked at {@code askedAt}). */
-    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked,
-            long askedAt) {
+    /** Redis's answer recorded, or, when Redis gave none, the decision made in memory. */
+    private CompletionStage<Decision> afterRedis(AcquireRequest request, CompletableFuture<Decision> asked) {
         if (asked.isDone() && !asked.isCompletedExceptionally()) {
             // answered already (e.g. a rejection from memory): no stage of its own; a remembered rejection is not a
             // new answer of Redis, whose answer behind it was recorded when it came
@@ -140,10 +137,12 @@ public final class LocalOutagePolicy implements DelegatingRateLimitBackend {
                 return answeredByRedis(request, decision);
             }
             Throwable error = Completions.unwrap(ex);
-            if (error instanceof NoDecision) {
+            if (error instanceof NoDecision noDecision) {
                 // an open circuit sent nothing: no sign of when Redis stopped answering
                 boolean sent = !(error instanceof RateLimitBackendUnavailableException unavailable
                         && unavailable.getReason() == Reason.CIRCUIT_OPEN);
+                // sent that long ago (no clock read per decision for it: the backend tells); not told, just now
+                long askedAt = fallback.nanoTime() - noDecision.getWaited().toNanos();
                 return fallback.decide(request.limiterName(), request.spec(), request.permits(), askedAt, sent)
                         .madeLocally();
             }

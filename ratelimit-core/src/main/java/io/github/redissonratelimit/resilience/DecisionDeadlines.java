@@ -37,7 +37,12 @@ final class DecisionDeadlines {
 
     /** @return {@code future}, which fails with {@link TimeoutException} unless it is done within the timeout */
     <T> CompletableFuture<T> within(CompletableFuture<T> future) {
-        queue.add(new Deadline(System.nanoTime() + timeoutNanos, future));
+        return within(future, System.nanoTime());
+    }
+
+    /** Like {@link #within(CompletableFuture)}, for a call sent at {@code sentAt} (nanoTime). */
+    <T> CompletableFuture<T> within(CompletableFuture<T> future, long sentAt) {
+        queue.add(new Deadline(sentAt + timeoutNanos, future));
         if (!running.get() && running.compareAndSet(false, true)) {
             start();
         }

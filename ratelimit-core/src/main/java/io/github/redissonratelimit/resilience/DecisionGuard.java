@@ -59,8 +59,9 @@ final class DecisionGuard {
     /** The delegate's pending decision, awaited for at most the deadline; what came back settles the circuit. */
     CompletableFuture<Decision> within(String limiterName, MasterCircuit circuit,
             CompletableFuture<Decision> pending) {
-        return deadlines.within(pending.copy())
-                .handle((decision, error) -> settle(limiterName, circuit, pending, decision, Completions.unwrap(error)));
+        long sentAt = System.nanoTime();
+        return deadlines.within(pending.copy(), sentAt).handle((decision, error) -> settle(limiterName, circuit,
+                pending, decision, Completions.unwrap(error), sentAt));
     }
 
     /**
@@ -94,7 +95,7 @@ final class DecisionGuard {
     }
 
     private Decision settle(String limiterName, MasterCircuit circuit, CompletableFuture<Decision> pending,
-            Decision decision, Throwable error) {
+            Decision decision, Throwable error, long sentAt) {
         CircuitBreaker breaker = circuit.breaker();
         if (error == null) {
             breaker.onSuccess();
@@ -117,13 +118,19 @@ final class DecisionGuard {
             circuit.failed(error);
             breaker.onFailure();
         }
-        throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error);
+        throw unavailable(limiterName, circuit, timedOut ? Reason.TIMEOUT : Reason.ERROR, error,
+                Duration.ofNanos(System.nanoTime() - sentAt));
     }
 
     private RateLimitBackendUnavailableException unavailable(String limiterName, MasterCircuit circuit, Reason reason,
             Throwable error) {
+        return unavailable(limiterName, circuit, reason, error, Duration.ZERO);
+    }
+
+    private RateLimitBackendUnavailableException unavailable(String limiterName, MasterCircuit circuit, Reason reason,
+            Throwable error, Duration waited) {
         return new RateLimitBackendUnavailableException(limiterName, reason,
-                max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER),
+                max(circuit.breaker().remainingOpenDuration(), MIN_RETRY_AFTER), waited,
                 reason == Reason.TIMEOUT ? "Redis did not answer within " + timeout.toMillis() + "ms"
                         : OutageLog.describe(error), error);
     }

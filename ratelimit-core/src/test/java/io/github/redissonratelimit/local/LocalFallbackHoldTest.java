@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
+import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
+import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -98,6 +103,24 @@ class LocalFallbackHoldTest {
         advance(Duration.ofSeconds(32)); // no answer since the call: nobody got the permit of the first grant
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1, asked).allowed()).isTrue();
         assertThat(fallback.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed()).as("the cap: 2").isFalse();
+    }
+
+    @Test
+    void throughThePolicyACallRedisGaveNoDecisionCountsFromWhenItWasSentAsTheBackendTells() {
+        LocalFallback fallback = fallback(0); // share 3 of 5
+        twoGrantsHalfAMinuteApart(fallback, "rl:{u}"); // Redis left 4 free, then none
+        Duration waited = Duration.ofSeconds(32);
+        LocalOutagePolicy policy = new LocalOutagePolicy(request -> {
+            advance(waited); // no decision until after the first grant left the window: nobody got its permit
+            return CompletableFuture.failedFuture(new RateLimitBackendUnavailableException(request.limiterName(),
+                    Reason.TIMEOUT, Duration.ofSeconds(1), waited, "Redis did not answer", null));
+        }, fallback);
+        AcquireRequest request = new AcquireRequest("rl:{u}", FIVE_PER_MINUTE, 1, BackendErrorPolicy.LOCAL, false,
+                Duration.ZERO);
+
+        Decision decision = policy.acquire(request).toCompletableFuture().join();
+        assertThat(decision.allowed()).as("sent before the first grant left: its permit is this instance's").isTrue();
+        assertThat(decision.local()).isTrue();
     }
 
     @Test

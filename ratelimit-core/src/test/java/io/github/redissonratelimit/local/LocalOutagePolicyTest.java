@@ -79,7 +79,7 @@ class LocalOutagePolicyTest {
 
     /**
      * Grants within 1.1 x the rate in every window for every key, and fewer than 1% of what an exact limiter
-     * would have granted refused (5% per key, where one grant weighs 2%).
+     * would have granted refused for good (5% per key, where one grant weighs 2%; see {@link OutageAccounting}).
      */
     private static void assertAtTheRate(TwoInstances app, String scenario) {
         List<OutageAccounting> accounts = account(app);
@@ -90,10 +90,11 @@ class LocalOutagePolicyTest {
                 second.getAllowedCount(), second.getRejectedCount(), app.errors);
         accounts.forEach(account -> System.out.println("[local-fallback]   " + account));
         int ideal = accounts.stream().mapToInt(OutageAccounting::idealGranted).sum();
-        int refusedShort = accounts.stream().mapToInt(account -> Math.max(0, account.idealGranted() - account.granted()))
+        int refusedShort = accounts.stream().mapToInt(OutageAccounting::refusedShort).sum();
+        int shortAtTheEnd = accounts.stream().mapToInt(account -> Math.max(0, account.idealGranted() - account.granted()))
                 .sum();
-        System.out.printf("[local-fallback]   refused short of an exact limiter: %d of %d (%.2f%%)%n", refusedShort,
-                ideal, 100.0 * refusedShort / ideal);
+        System.out.printf("[local-fallback]   refused short of an exact limiter for good: %d of %d (%.2f%%; at the run's "
+                + "end: %d)%n", refusedShort, ideal, 100.0 * refusedShort / ideal, shortAtTheEnd);
 
         assertThat(app.errors).as("no call may fail: the outage policy decides").isEmpty();
         assertThat(first.getAllowedCount() + second.getAllowedCount()).as("decisions were made in memory").isPositive();

@@ -103,6 +103,8 @@ class ResilientRateLimitBackendTest {
                     assertThat(ex.getLimiterName()).isEqualTo("rl:{k}");
                     assertThat(ex.getMessage()).contains("within 50ms");
                     assertThat(ex.getRetryAfterSeconds()).isEqualTo(1);
+                    // how long ago the call was sent, for the local policy: never less than the deadline it missed
+                    assertThat(ex.getWaited()).isGreaterThanOrEqualTo(DEADLINE);
                 });
         assertThat(backend.getFailureCount()).isEqualTo(1);
         assertThat(events).containsExactly("failure TimeoutException");
@@ -142,8 +144,10 @@ class ResilientRateLimitBackendTest {
         awaitProbe(backend);
         assertThat(backend.getState()).isEqualTo(CircuitState.HALF_OPEN);
         assertThatThrownBy(() -> acquire(backend, "rl:{k}", SPEC, 1))
-                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class,
-                        ex -> assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN));
+                .isInstanceOfSatisfying(RateLimitBackendUnavailableException.class, ex -> {
+                    assertThat(ex.getReason()).isEqualTo(Reason.CIRCUIT_OPEN);
+                    assertThat(ex.getWaited()).as("nothing sent").isZero();
+                });
         issued.get(3).complete(Decision.allow());
         assertThat(backend.getState()).isEqualTo(CircuitState.CLOSED);
         assertThat(backend.getLateAnswerCount()).isEqualTo(1);
