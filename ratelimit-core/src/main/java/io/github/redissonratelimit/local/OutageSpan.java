@@ -11,7 +11,8 @@ final class OutageSpan {
 
     private long since;
     private long lastFailedSend;
-    private boolean failing;
+    /** Read on every answer of Redis, without the lock: a grant does not wait for an outage's bookkeeping. */
+    private volatile boolean failing;
     private boolean sentAny;
 
     /**
@@ -42,7 +43,7 @@ final class OutageSpan {
     }
 
     /** Whether an outage is under way (Redis gave no decision to a call since the last one ended). */
-    synchronized boolean failing() {
+    boolean failing() {
         return failing;
     }
 
