@@ -99,7 +99,7 @@ final class ScenarioReport {
         md.append("`InterceptorBenchmark`: the `@RateLimit(key = \"#userId\")` method on a backend that allows "
                 + "everything in memory, so only the interceptor's work is left (operation lookup, SpEL key, "
                 + "limiter name, local rejection lookup). Average time per call, 1 thread")
-                .append(settings.quick() ? " (quick mode: no fork, no warm-up)" : ", 1 fork, 3 × 1 s warm-up, 5 × 1 s measurement")
+                .append(settings.quick() ? " (quick mode: no fork, no warm-up)" : ", 1 fork, 10 × 1 s warm-up, 5 × 1 s measurement")
                 .append(", run first, before the harness starts Redis or loads the machine")
                 .append(". `localRejection` and `springProxyRejectedFromMemory`: calls for limiters Redis reported "
                         + "out of permits, answered from memory (the second through the proxy, which throws "
