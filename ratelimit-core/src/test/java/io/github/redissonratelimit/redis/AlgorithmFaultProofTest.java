@@ -135,7 +135,7 @@ class AlgorithmFaultProofTest {
         // instance opened with 10 that already holds 6 or more, it is refused and writes the new rate with the count
         // it found, taking nothing (a refused change still applies).
         List<Grant> grants = log.writes().stream().filter(write -> write.permits() != 0)
-                .map(write -> new Grant(write.serverMicros(), write.permits())).toList();
+                .map(write -> new Grant(write.serverMicros(), write.permits(), write.windowSecond())).toList();
         List<AlgorithmGrantLog.Write> tookNothing = log.writes().stream().filter(write -> write.permits() == 0)
                 .toList();
         assertThat(tookNothing).as("writes that took nothing: a change applied on a refused call, at most one per "
@@ -151,8 +151,9 @@ class AlgorithmFaultProofTest {
         long changeWindow = changedAt.get() / 1_000_000;
         long oldGoneWindow = oldGoneAt / 1_000_000;
         Map<Long, Long> perWindow = perWindow(grants);
-        long beforeInChangeWindow = permits(between(grants, changeWindow * 1_000_000, changedAt.get()));
-        long afterInChangeWindow = permits(between(grants, changedAt.get(), (changeWindow + 1) * 1_000_000));
+        long beforeInChangeWindow = permits(inWindowFrom(grants, changeWindow, 0)) - permits(inWindowFrom(grants,
+                changeWindow, changedAt.get()));
+        long afterInChangeWindow = permits(inWindowFrom(grants, changeWindow, changedAt.get()));
         perWindow.forEach((window, permits) -> assertThat(permits)
                 .as("window %d (the change in window %d, the old instances gone in window %d): %s", window,
                         changeWindow, oldGoneWindow, perWindow)
@@ -213,7 +214,7 @@ class AlgorithmFaultProofTest {
         perWindow.forEach((window, permits) -> assertThat(permits)
                 .as("window %d (the loss in window %d): %s", window, lossWindow, perWindow)
                 .isLessThanOrEqualTo(window >= loss[0] / 1_000_000 && window <= lossWindow ? 20 : 10));
-        assertThat(permits(between(grants, loss[1], (lossWindow + 1) * 1_000_000)))
+        assertThat(permits(inWindowFrom(grants, lossWindow, loss[1])))
                 .as("granted in the loss's window after it: an empty window").isLessThanOrEqualTo(10);
         assertThat(perWindow.entrySet().stream().filter(entry -> entry.getKey() > lossWindow
                 && entry.getValue() == 10).count()).as("windows after the loss granting the rate: %s", perWindow)
@@ -222,8 +223,16 @@ class AlgorithmFaultProofTest {
                 + "clock %s, the loss in window %d%n", redis.describe(), perWindow, lossWindow);
     }
 
-    /** One grant of {@code permits}, at the time (µs of Redis's clock) its script read. */
-    record Grant(long micros, long permits) {
+    /**
+     * One grant of {@code permits}, at the time (µs of Redis's clock) MONITOR stamped its script's clock read, in the
+     * fixed window that began at {@code windowSecond} as the script read the clock (-1: not a fixed window).
+     */
+    record Grant(long micros, long permits, long windowSecond) {
+
+        /** The second of Redis's clock the grant counts in: its fixed window's, else its stamp's. */
+        long second() {
+            return windowSecond >= 0 ? windowSecond : micros / 1_000_000;
+        }
     }
 
     /**
@@ -278,7 +287,7 @@ class AlgorithmFaultProofTest {
                 refusedChangeSeen = true;
                 continue;
             }
-            grants.add(new Grant(write.serverMicros(), permits));
+            grants.add(new Grant(write.serverMicros(), permits, write.windowSecond()));
         }
         assertThat(refusedChangeSeen).as("the refused change wrote the new config").isTrue();
         return grants;
@@ -298,14 +307,25 @@ class AlgorithmFaultProofTest {
         return worst;
     }
 
+    /**
+     * Permits per second of Redis's clock, each grant in the window its script counted it in: that window holds the
+     * grant's stamp (a stamp may lag the script's clock read into the next second by at most the stamp's lag).
+     */
     private static Map<Long, Long> perWindow(List<Grant> grants) {
+        assertThat(grants).as("each grant stamped within its window").allSatisfy(grant -> assertThat(grant.micros())
+                .isBetween(grant.second() * 1_000_000, (grant.second() + 1) * 1_000_000 + STAMP_LAG_MICROS));
         Map<Long, Long> perWindow = new TreeMap<>();
-        grants.forEach(grant -> perWindow.merge(grant.micros() / 1_000_000, grant.permits(), Long::sum));
+        grants.forEach(grant -> perWindow.merge(grant.second(), grant.permits(), Long::sum));
         return perWindow;
     }
 
     private static List<Grant> between(List<Grant> grants, long fromMicros, long toMicros) {
         return grants.stream().filter(grant -> grant.micros() >= fromMicros && grant.micros() < toMicros).toList();
+    }
+
+    /** The grants counted in the window of second {@code window}, stamped at {@code fromMicros} or later. */
+    private static List<Grant> inWindowFrom(List<Grant> grants, long window, long fromMicros) {
+        return grants.stream().filter(grant -> grant.second() == window && grant.micros() >= fromMicros).toList();
     }
 
     private static long permits(List<Grant> grants) {

@@ -42,7 +42,12 @@ final class AlgorithmGrantLog extends MonitorLog {
      * refused call): when its script read Redis's clock (us), the rate of the config it wrote, and the permits it
      * took as {@link Event} counts them (meaningless for a token bucket's write that changed its config).
      */
-    record Write(long serverMicros, long rate, long permits) {
+    /**
+     * One write of the key: its permits, and for a fixed window the second of Redis's clock its window starts at, as
+     * the script read the clock (-1 for a token bucket). MONITOR stamps the script's {@code TIME} a few microseconds
+     * after the script read it: a grant made at the very end of a window may carry the next second's stamp.
+     */
+    record Write(long serverMicros, long rate, long permits, long windowSecond) {
     }
 
     /** A token bucket's stored state: its tat, emission interval (us) and rate; null for another value. */
@@ -125,7 +130,7 @@ final class AlgorithmGrantLog extends MonitorLog {
             double previous = before != null ? before.tat() : 0;
             long permits = Math.round((bucket.tat() - Math.max(previous, micros)) / bucket.emission());
             record(new Event(micros, permits, 0, 0));
-            writes.add(new Write(micros, bucket.rate(), permits));
+            writes.add(new Write(micros, bucket.rate(), permits, -1));
         }
         else if (window != null) {
             Window before = Window.of(lastValue);
@@ -133,7 +138,7 @@ final class AlgorithmGrantLog extends MonitorLog {
                     && micros / 1_000 < window.end();
             long previous = sameWindow ? before.count() : 0;
             record(new Event(micros, window.count() - previous, window.start(), window.end()));
-            writes.add(new Write(micros, window.rate(), window.count() - previous));
+            writes.add(new Write(micros, window.rate(), window.count() - previous, window.start() / 1_000));
         }
         else {
             throw new IllegalStateException("not a token bucket's or a fixed window's state: "
