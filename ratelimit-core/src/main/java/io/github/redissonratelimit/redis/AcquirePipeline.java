@@ -122,6 +122,12 @@ final class AcquirePipeline {
 
         private final ConcurrentLinkedQueue<QueuedAcquire> queue = new ConcurrentLinkedQueue<>();
         private final AtomicInteger inFlight = new AtomicInteger();
+        /**
+         * Whether the last call answered on this lane failed: until one succeeds, calls go one by one. Redisson 4.7
+         * does not release the argument buffers of a batch that fails while it reconnects to a failed master (a Netty
+         * {@code LEAK} per such batch in a Sentinel failover); a failing master gains nothing from batching anyway.
+         */
+        private volatile boolean failing;
 
         private void drain() {
             while (!queue.isEmpty()) {
@@ -162,14 +168,19 @@ final class AcquirePipeline {
                 calls += queued.size();
             }
             Slot slot = new Slot(calls);
-            BiConsumer<Object, Throwable> callDone = (reply, ex) -> slot.callDone();
+            BiConsumer<Object, Throwable> callDone = (reply, ex) -> {
+                failing = ex != null;
+                slot.callDone();
+            };
             Consumer<AcquireCall> watch = call -> call.result().whenComplete(callDone);
             for (QueuedAcquire queued : taken) {
                 queued.forEachCall(watch);
             }
             try {
-                if (taken.size() == 1) {
-                    commands.send(direct, taken.get(0)); // its answer completes the calls, which frees the slot
+                if (taken.size() == 1 || failing) {
+                    for (QueuedAcquire queued : taken) {
+                        commands.send(direct, queued); // their answers complete the calls, which frees the slot
+                    }
                 }
                 else {
                     RBatch batch = redisson.createBatch();
