@@ -169,7 +169,9 @@ final class AcquirePipeline {
             }
             Slot slot = new Slot(calls);
             BiConsumer<Object, Throwable> callDone = (reply, ex) -> {
-                failing = ex != null;
+                if (failing != (ex != null)) {
+                    failing = ex != null; // written on a change only: every answer reads it
+                }
                 slot.callDone();
             };
             Consumer<AcquireCall> watch = call -> call.result().whenComplete(callDone);
