@@ -183,12 +183,12 @@ public final class BenchmarkMain {
     }
 
     /** CPU time of this JVM: callers, Redisson's I/O threads, JIT and GC. */
-    private static long clientCpuNanos() {
+    static long clientCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
-    private static RedissonClient newRedisson(int port) {
+    static RedissonClient newRedisson(int port) {
         Config config = new Config();
         config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
         return Redisson.create(config);

@@ -1,15 +1,10 @@
 package io.github.redissonratelimit.benchmarks;
 
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
 
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.context.ConfigurableApplicationContext;
-
-import com.sun.management.OperatingSystemMXBean;
 
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
@@ -32,17 +27,14 @@ final class ClientCpuProbe {
         }
         boolean newUsers = args[0].equals("g");
         long nanos = Long.parseLong(args[1]) * 1_000_000_000L;
-        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
-            Config config = new Config();
-            config.useSingleServer().setAddress("redis://127.0.0.1:" + server.port());
-            RedissonClient redisson = Redisson.create(config);
+            RedissonClient redisson = BenchmarkMain.newRedisson(server.port());
             try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson,
                     Arrays.copyOfRange(args, 2, args.length))) {
                 AnnotatedService service = app.getBean(AnnotatedService.class);
                 long user = 0;
                 for (int phase = 1; phase <= 2; phase++) {
-                    long cpuBefore = os.getProcessCpuTime();
+                    long cpuBefore = BenchmarkMain.clientCpuNanos();
                     long start = System.nanoTime();
                     long decisions = 0;
                     while (System.nanoTime() - start < nanos) {
@@ -50,7 +42,7 @@ final class ClientCpuProbe {
                         decisions++;
                     }
                     long took = System.nanoTime() - start;
-                    long cpu = os.getProcessCpuTime() - cpuBefore;
+                    long cpu = BenchmarkMain.clientCpuNanos() - cpuBefore;
                     if (phase == 2) {
                         System.out.printf(Locale.ROOT, "(%s) %s: %d decisions, %.1f µs each, JVM CPU %.1f µs each%n",
                                 args[0], String.join(" ", Arrays.copyOfRange(args, 2, args.length)), decisions,

@@ -22,13 +22,11 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
      * this JVM, within a call's duration of when Redis (or the instance) made it
      */
     static OutageAccounting of(String key, long rate, List<Answer> answers, Duration interval, Duration window) {
-        int granted = 0;
         int maxInWindow = 0;
         String worstWindow = "";
         ArrayDeque<Answer> recent = new ArrayDeque<>();
         for (Answer answer : answers) {
             if (answer.granted()) {
-                granted++;
                 recent.addLast(answer);
                 while (answer.nanos() - recent.peekFirst().nanos() >= window.toNanos()) {
                     recent.removeFirst();
@@ -40,7 +38,7 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
             }
         }
         int ideal = 0;
-        int grantedSoFar = 0;
+        int granted = 0;
         int refusedShort = Integer.MAX_VALUE;
         long lastInterval = answers.get(answers.size() - 1).nanos() - interval.toNanos();
         ArrayDeque<Long> idealGrants = new ArrayDeque<>();
@@ -52,9 +50,9 @@ record OutageAccounting(String key, long rate, int requests, int granted, int id
                 idealGrants.addLast(answer.nanos());
                 ideal++;
             }
-            grantedSoFar += answer.granted() ? 1 : 0;
+            granted += answer.granted() ? 1 : 0;
             if (answer.nanos() - lastInterval >= 0) {
-                refusedShort = Math.min(refusedShort, Math.max(0, ideal - grantedSoFar));
+                refusedShort = Math.min(refusedShort, Math.max(0, ideal - granted));
             }
         }
         return new OutageAccounting(key, rate, answers.size(), granted, ideal, refusedShort, maxInWindow, worstWindow);

@@ -151,9 +151,8 @@ class AlgorithmFaultProofTest {
         long changeWindow = changedAt.get() / 1_000_000;
         long oldGoneWindow = oldGoneAt / 1_000_000;
         Map<Long, Long> perWindow = perWindow(grants);
-        long beforeInChangeWindow = permits(inWindowFrom(grants, changeWindow, 0)) - permits(inWindowFrom(grants,
-                changeWindow, changedAt.get()));
-        long afterInChangeWindow = permits(inWindowFrom(grants, changeWindow, changedAt.get()));
+        long beforeInChangeWindow = permits(inWindow(grants, changeWindow, 0, changedAt.get()));
+        long afterInChangeWindow = permits(inWindow(grants, changeWindow, changedAt.get(), Long.MAX_VALUE));
         perWindow.forEach((window, permits) -> assertThat(permits)
                 .as("window %d (the change in window %d, the old instances gone in window %d): %s", window,
                         changeWindow, oldGoneWindow, perWindow)
@@ -214,7 +213,7 @@ class AlgorithmFaultProofTest {
         perWindow.forEach((window, permits) -> assertThat(permits)
                 .as("window %d (the loss in window %d): %s", window, lossWindow, perWindow)
                 .isLessThanOrEqualTo(window >= loss[0] / 1_000_000 && window <= lossWindow ? 20 : 10));
-        assertThat(permits(inWindowFrom(grants, lossWindow, loss[1])))
+        assertThat(permits(inWindow(grants, lossWindow, loss[1], Long.MAX_VALUE)))
                 .as("granted in the loss's window after it: an empty window").isLessThanOrEqualTo(10);
         assertThat(perWindow.entrySet().stream().filter(entry -> entry.getKey() > lossWindow
                 && entry.getValue() == 10).count()).as("windows after the loss granting the rate: %s", perWindow)
@@ -323,9 +322,9 @@ class AlgorithmFaultProofTest {
         return grants.stream().filter(grant -> grant.micros() >= fromMicros && grant.micros() < toMicros).toList();
     }
 
-    /** The grants counted in the window of second {@code window}, stamped at {@code fromMicros} or later. */
-    private static List<Grant> inWindowFrom(List<Grant> grants, long window, long fromMicros) {
-        return grants.stream().filter(grant -> grant.second() == window && grant.micros() >= fromMicros).toList();
+    /** The grants counted in the window of second {@code window}, stamped from {@code fromMicros} until {@code toMicros}. */
+    private static List<Grant> inWindow(List<Grant> grants, long window, long fromMicros, long toMicros) {
+        return between(grants, fromMicros, toMicros).stream().filter(grant -> grant.second() == window).toList();
     }
 
     private static long permits(List<Grant> grants) {
