@@ -17,7 +17,9 @@ final class Acquisition {
 
     private final List<LimitCall> calls;
     private final List<RateLimitOutcome> outcomes;
-    private final List<Grant> granted;
+    /** By the index of the call's limit: the decision that granted its permits, or null (no object per grant). */
+    private final Decision[] granted;
+    private int grantCount;
     private LimitCall rejectedBy;
     private RateLimitExceededException rejection;
     private Throwable error;
@@ -25,7 +27,7 @@ final class Acquisition {
     Acquisition(List<LimitCall> calls) {
         this.calls = calls;
         this.outcomes = new ArrayList<>(calls.size());
-        this.granted = new ArrayList<>(calls.size());
+        this.granted = new Decision[calls.size()];
     }
 
     List<LimitCall> calls() {
@@ -36,10 +38,11 @@ final class Acquisition {
      * A shadow limit's rejection is recorded but neither ends the call nor is a grant.
      * @return whether the next limit should be asked
      */
-    boolean decided(LimitCall call, Decision decision, long startNanos) {
+    boolean decided(int index, Decision decision, long startNanos) {
+        LimitCall call = calls.get(index);
         outcomes.add(call.outcome(decision, startNanos));
         if (decision.allowed()) {
-            granted.add(new Grant(call, decision));
+            granted(index, decision);
             return true;
         }
         if (call.operation().shadow()) {
@@ -54,17 +57,22 @@ final class Acquisition {
      * A limit after the one that ended the call was granted too (the limits are asked at once): not an outcome
      * of the call, only a grant to give back.
      */
-    void grantedAfterTheEnd(LimitCall call, Decision decision) {
-        granted.add(new Grant(call, decision));
+    void grantedAfterTheEnd(int index, Decision decision) {
+        granted(index, decision);
+    }
+
+    private void granted(int index, Decision decision) {
+        granted[index] = decision;
+        grantCount++;
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */
-    void passed(LimitCall call, Throwable ex, long startNanos) {
-        outcomes.add(call.failure(ex, startNanos));
+    void passed(int index, Throwable ex, long startNanos) {
+        outcomes.add(calls.get(index).failure(ex, startNanos));
     }
 
-    void failed(LimitCall call, Throwable ex, long startNanos) {
-        outcomes.add(call.failure(ex, startNanos));
+    void failed(int index, Throwable ex, long startNanos) {
+        outcomes.add(calls.get(index).failure(ex, startNanos));
         error = ex;
     }
 
@@ -74,15 +82,34 @@ final class Acquisition {
 
     /** The grants of the call, in declaration order. */
     List<Grant> grants() {
-        return granted;
+        if (grantCount == 0) {
+            return List.of();
+        }
+        List<Grant> grants = new ArrayList<>(grantCount);
+        for (int i = 0; i < granted.length; i++) {
+            if (granted[i] != null) {
+                grants.add(new Grant(calls.get(i), granted[i]));
+            }
+        }
+        return grants;
+    }
+
+    /** Whether a limit that granted its permits charges by outcome: only then does the call's end need settling. */
+    boolean chargesByOutcome() {
+        for (int i = 0; i < granted.length; i++) {
+            if (granted[i] != null && calls.get(i).operation().chargeWhen() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
-        if (passed() || granted.isEmpty()) {
+        if (passed() || grantCount == 0) {
             return List.of();
         }
-        List<Grant> latestFirst = new ArrayList<>(granted);
+        List<Grant> latestFirst = grants();
         Collections.reverse(latestFirst);
         return latestFirst;
     }

@@ -31,12 +31,7 @@ final class Charges {
 
     /** Whether a limit of the call that passed charges by outcome: only then does the call's end need settling. */
     static boolean byOutcome(Acquisition acquisition) {
-        for (Acquisition.Grant grant : acquisition.grants()) {
-            if (grant.call().operation().chargeWhen() != null) {
-                return true;
-            }
-        }
-        return false;
+        return acquisition.chargesByOutcome();
     }
 
     /**

@@ -111,18 +111,29 @@ abstract class RateLimitAspectSupport {
      * condition is false.
      */
     List<LimitCall> calls(List<RateLimitOperation> operations, Object target, Class<?> targetClass, Object[] args) {
+        if (operations.size() == 1) {
+            // the common case, without a list to grow
+            LimitCall call = limitCall(operations.get(0), target, targetClass, args);
+            return call == null ? List.of() : List.of(call);
+        }
         List<LimitCall> calls = new ArrayList<>(operations.size());
         for (RateLimitOperation declared : operations) {
-            if (declared.appliesTo(target, targetClass, args)) {
-                RateLimitOperation operation = declared.forCall(target, targetClass, args);
-                long permits = operation.permitsFor(target, targetClass, args);
-                if (permits > 0) {
-                    String key = operation.resolveKey(target, targetClass, args);
-                    calls.add(limitCall(operation, key, permits));
-                }
+            LimitCall call = limitCall(declared, target, targetClass, args);
+            if (call != null) {
+                calls.add(call);
             }
         }
         return calls;
+    }
+
+    /** The limit's part of one call, or null when it takes nothing (its condition is false or its cost 0). */
+    private LimitCall limitCall(RateLimitOperation declared, Object target, Class<?> targetClass, Object[] args) {
+        if (!declared.appliesTo(target, targetClass, args)) {
+            return null;
+        }
+        RateLimitOperation operation = declared.forCall(target, targetClass, args);
+        long permits = operation.permitsFor(target, targetClass, args);
+        return permits > 0 ? limitCall(operation, operation.resolveKey(target, targetClass, args), permits) : null;
     }
 
     /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
@@ -202,7 +213,6 @@ abstract class RateLimitAspectSupport {
             long[] starts, int asked) {
         boolean decided = false;
         for (int i = 0; i < asked; i++) {
-            LimitCall call = acquisition.calls().get(i);
             Decision result = null;
             Throwable error = null;
             try {
@@ -213,10 +223,10 @@ abstract class RateLimitAspectSupport {
             }
             if (decided) {
                 if (result != null && result.allowed()) {
-                    acquisition.grantedAfterTheEnd(call, result);
+                    acquisition.grantedAfterTheEnd(i, result);
                 }
             }
-            else if (!record(acquisition, call, result, error, starts[i])) {
+            else if (!record(acquisition, i, result, error, starts[i])) {
                 decided = true;
             }
         }
@@ -234,19 +244,20 @@ abstract class RateLimitAspectSupport {
     }
 
     /** @return whether the next limit should be asked */
-    private boolean record(Acquisition acquisition, LimitCall call, Decision decision, Throwable ex, long start) {
+    private boolean record(Acquisition acquisition, int index, Decision decision, Throwable ex, long start) {
+        LimitCall call = acquisition.calls().get(index);
         if (ex == null) {
             if (!decision.allowed() && call.operation().shadow()) {
                 shadowRejections.rejected(call, decision);
             }
-            return acquisition.decided(call, decision, start);
+            return acquisition.decided(index, decision, start);
         }
         Throwable error = Completions.unwrap(ex);
         if (passesWithout(call, error)) {
-            acquisition.passed(call, error, start);
+            acquisition.passed(index, error, start);
             return true;
         }
-        acquisition.failed(call, error, start);
+        acquisition.failed(index, error, start);
         return false;
     }
 

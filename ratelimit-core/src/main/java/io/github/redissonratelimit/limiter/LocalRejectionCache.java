@@ -69,6 +69,7 @@ public final class LocalRejectionCache implements DelegatingRateLimitBackend, Li
         this.rejections = Caffeine.newBuilder()
                 .maximumSize(maxEntries)
                 .expireAfter(new UntilDeadline(clock))
+                .executor(Runnable::run) // upkeep on the caller: no thread woken per rejection in a flood of users
                 .build();
         this.policy = rejections.policy();
     }

@@ -84,7 +84,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         this.redisson = redisson;
         this.options = options;
         this.script = new AcquireScript(redisson.getId(), options, clientClock);
-        this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).build();
+        // eviction upkeep on the writing thread: handing it to the common pool woke a thread per new limiter, which
+        // cost more CPU than the upkeep itself when every decision is a limiter's first
+        this.checked = Caffeine.newBuilder().maximumSize(options.knownLimiters()).executor(Runnable::run).build();
         this.clusterMasters = ClusterMasters.of(redisson);
         this.pipeline = new AcquirePipeline(redisson, script, options.pipelineInFlight(), options.pipelineBatchSize(),
                 this::masterOf, clusterMasters != null);
