@@ -23,6 +23,9 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import io.github.redissonratelimit.autoconfigure.ResilienceDecorator;
+import io.github.redissonratelimit.resilience.CircuitStates;
+
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -98,6 +101,8 @@ public final class BenchmarkMain {
                     newUserContender,
                     AnnotatedContender.twoLimits(app.getBean(AnnotatedService.class)));
             contenders.forEach(contender -> results.contenders.put(contender.id(), contender.description()));
+            List<CircuitStates> ours = List.of(app, withoutPipelining, clientClock, newUsers).stream()
+                    .map(context -> context.getBean(ResilienceDecorator.class).circuits()).toList();
 
             for (Contender contender : contenders) {
                 log("warm-up " + contender.id());
@@ -106,10 +111,13 @@ public final class BenchmarkMain {
                 }
                 checked(contender, LoadRun.run(contender, 8, settings.warmup()));
             }
+            results.missedInWarmUp = MissedDeadlines.of(ours);
             for (Contender contender : contenders) {
                 results.monitored.put(contender.id(), monitor(contender, redis, settings.monitoredDecisions()));
             }
+            MissedDeadlines before = MissedDeadlines.of(ours);
             throughputRounds(contenders, redis, results);
+            results.missedInRounds = MissedDeadlines.of(ours).minus(before);
             results.newUsers = newUserContender.users();
             scenarios(app, withoutShortcut, redisson, redis, results);
         }

@@ -129,6 +129,15 @@ final class Report {
         md.append(String.format(Locale.ROOT, "Round trips per first-sight decision of (g): **%.2f** %s (goal 1.00; "
                 + "MONITOR); (g) decided for %,d distinct users over the run.\n\n", sentPerFirstSight,
                 Math.abs(sentPerFirstSight - 1) < 0.005 ? "✔" : "✘", results.newUsers));
+        MissedDeadlines missed = results.missedInRounds;
+        md.append(String.format(Locale.ROOT, "Decisions of (b), (e), (f), (g) and (h) that missed the %d ms deadline "
+                + "(`ratelimit.backend-timeout`) on this healthy Redis and so were decided in memory by the outage "
+                + "policy: **%,d** of %,d over the measured rounds %s (goal: none; %,d of them answered later, %,d "
+                + "calls skipped by an open circuit); in the warm-ups before them, from a JVM just started: %,d "
+                + "(%,d answered later, %,d skipped).\n\n", missed.timeoutMillis(), missed.missed(),
+                results.decisions(List.of("b", "e", "f", "g", "h")), missed.missed() == 0 ? "✔" : "✘",
+                missed.lateAnswers(), missed.skipped(), results.missedInWarmUp.missed(),
+                results.missedInWarmUp.lateAnswers(), results.missedInWarmUp.skipped()));
         int one = settings.threadCounts().get(0);
         double latencyRatio = results.medianP50("h", one) / results.medianP50("b", one);
         MonitorSession.Commands pairs = results.monitored.get("h");

@@ -22,6 +22,9 @@ final class Results {
     FloodScenario.Result floodWithoutShortcut;
     long localRejections;
     long newUsers;
+    /** Of this project's contenders' decisions, those that missed the deadline: in the warm-ups, in the measured rounds. */
+    MissedDeadlines missedInWarmUp;
+    MissedDeadlines missedInRounds;
     List<MemoryScenario.Result> memory;
     List<RedisTimeScenario.Result> redisTime;
     /** The allowed loads of {@link #redisTime}, driven harder and harder ({@link RedisSaturation}). */
@@ -133,6 +136,12 @@ final class Results {
 
     double commandsPerDecision(String contender) {
         return perDecision(contender, Measured::commands);
+    }
+
+    /** Decisions of the contenders {@code ids} over all their measured runs. */
+    long decisions(List<String> ids) {
+        return ids.stream().flatMap(id -> runs.getOrDefault(id, Map.of()).values().stream())
+                .flatMap(List::stream).mapToLong(Measured::decisions).sum();
     }
 
     private double perDecision(String contender, ToLongFunction<Measured> counter) {

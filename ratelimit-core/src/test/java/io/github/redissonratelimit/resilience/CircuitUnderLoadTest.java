@@ -23,12 +23,13 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**
- * A busy JVM does not abandon a healthy Redis: with the host loaded to twice its cores (busy threads) and as many
- * callers deciding without pause on a healthy Redis, decisions that miss the deadline are answered late, and
- * the circuit never opens. Prints the figures of {@code docs/operations.md}.
+ * A busy JVM does not abandon a healthy Redis: callers deciding without pause on a healthy Redis, first in a JVM just
+ * started, then with the host loaded to twice its cores (busy threads): decisions that miss the deadline are answered
+ * late, and the circuit never opens. Prints the figures of {@code docs/operations.md}.
  */
 class CircuitUnderLoadTest {
 
+    private static final Duration WARM_UP = Duration.ofSeconds(3);
     private static final Duration LOAD = Duration.ofSeconds(8);
 
     @Test
@@ -55,30 +56,13 @@ class CircuitUnderLoadTest {
                         ResilientRateLimitBackend.defaultLiveness(Duration.ofMillis(100)), 5, Duration.ofSeconds(1),
                         () -> List.of(listener));
                 LimitSpec spec = new LimitSpec(1_000_000_000, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+                // a JVM just started runs its first calls interpreted while it compiles them: late answers then
+                // are its own; counted apart, before the host is loaded
+                LongAdder warmDecisions = new LongAdder();
+                run(WARM_UP, 0, threads, () -> decide(backend, spec, warmDecisions));
+                long missedWarm = backend.getFailureCount();
                 LongAdder decisions = new LongAdder();
-                AtomicBoolean running = new AtomicBoolean(true);
-                List<Thread> all = new ArrayList<>();
-                for (int i = 0; i < threads; i++) {
-                    all.add(new Thread(spin(running)));
-                    int caller = i;
-                    all.add(new Thread(() -> {
-                        while (running.get()) {
-                            try {
-                                backend.acquire("rl:{load-" + caller + "}", spec, 1).toCompletableFuture().join();
-                            }
-                            catch (CompletionException outagePolicy) {
-                                // missed the deadline: this call would get the outage policy
-                            }
-                            decisions.increment();
-                        }
-                    }));
-                }
-                all.forEach(Thread::start);
-                Thread.sleep(LOAD.toMillis());
-                running.set(false);
-                for (Thread thread : all) {
-                    thread.join();
-                }
+                run(LOAD, threads, threads, () -> decide(backend, spec, decisions));
                 for (int i = 0; i < 250 && backend.getLateAnswerCount() + backend.getUnansweredCount()
                         < backend.getFailureCount(); i++) {
                     Thread.sleep(20);
@@ -87,11 +71,12 @@ class CircuitUnderLoadTest {
                 assertThat(backend.getLateAnswerCount()).isEqualTo(backend.getFailureCount());
                 assertThat(stateChanges).as("circuit state changes").isEmpty();
                 assertThat(backend.getSkippedCount()).isZero();
-                System.out.printf("[load] %d busy threads and %d callers on %d cores for %d s: %d decisions, %d missed "
-                        + "the 100 ms deadline (%.2f %%), all answered within the liveness time; circuit state changes: "
-                        + "%d%n", threads, threads, threads / 2, LOAD.toSeconds(), decisions.sum(),
-                        backend.getFailureCount(), 100.0 * backend.getFailureCount() / Math.max(1, decisions.sum()),
-                        stateChanges.size());
+                long missed = backend.getFailureCount() - missedWarm;
+                System.out.printf("[load] %d callers on %d cores for %d s after the JVM started: %d decisions, %d missed "
+                        + "the 100 ms deadline; then with %d busy threads for %d s: %d decisions, %d missed (%.3f %%); "
+                        + "all answered within the liveness time; circuit state changes: %d%n", threads, threads / 2,
+                        WARM_UP.toSeconds(), warmDecisions.sum(), missedWarm, threads, LOAD.toSeconds(),
+                        decisions.sum(), missed, 100.0 * missed / Math.max(1, decisions.sum()), stateChanges.size());
             }
             finally {
                 client.shutdown();
@@ -99,15 +84,46 @@ class CircuitUnderLoadTest {
         }
     }
 
-    private static Runnable spin(AtomicBoolean running) {
-        return () -> {
-            long sink = 0;
-            while (running.get()) {
-                sink += System.nanoTime() % 7;
-            }
-            if (sink == 42) {
-                System.out.print("");
-            }
-        };
+    /** One decision; a call that misses the deadline would get the outage policy. */
+    private static void decide(ResilientRateLimitBackend backend, LimitSpec spec, LongAdder decisions) {
+        try {
+            backend.acquire("rl:{load-" + Thread.currentThread().getName() + "}", spec, 1).toCompletableFuture().join();
+        }
+        catch (CompletionException outagePolicy) {
+            // missed the deadline
+        }
+        decisions.increment();
+    }
+
+    /** {@code busy} threads spinning and {@code callers} threads deciding one after the other, for {@code time}. */
+    private static void run(Duration time, int busy, int callers, Runnable decision) throws InterruptedException {
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> all = new ArrayList<>();
+        for (int i = 0; i < busy; i++) {
+            all.add(new Thread(() -> spin(running)));
+        }
+        for (int i = 0; i < callers; i++) {
+            all.add(new Thread(() -> {
+                while (running.get()) {
+                    decision.run();
+                }
+            }, "caller-" + i));
+        }
+        all.forEach(Thread::start);
+        Thread.sleep(time.toMillis());
+        running.set(false);
+        for (Thread thread : all) {
+            thread.join();
+        }
+    }
+
+    private static void spin(AtomicBoolean running) {
+        long sink = 0;
+        while (running.get()) {
+            sink += System.nanoTime() % 7;
+        }
+        if (sink == 42) {
+            System.out.print("");
+        }
     }
 }
