@@ -39,7 +39,9 @@ final class MissedGoals {
         if (ratio < goal) {
             missed.add(String.format(Locale.ROOT, "(b)/(a) at %d thread%s: %.2f < %.1f. Per decision (b) spent "
                     + "%.1f µs of client CPU and %.1f µs of Redis CPU (%.1f µs of it running its script), (a) %.1f, "
-                    + "%.1f and %.1f. %s", threads, threads == 1 ? "" : "s", ratio, goal,
+                    + "%.1f and %.1f. %s What was tried on each side: [the acquire script](performance.md#the-acquire-"
+                    + "script) and [the decorator stack](performance.md#what-the-decorator-stack-costs).", threads,
+                    threads == 1 ? "" : "s", ratio, goal,
                     results.medianClientCpu("b", threads), results.medianRedisCpu("b", threads),
                     results.medianScriptMicros("b", threads), results.medianClientCpu("a", threads),
                     results.medianRedisCpu("a", threads), results.medianScriptMicros("a", threads),

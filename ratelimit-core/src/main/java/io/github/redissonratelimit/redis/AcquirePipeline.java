@@ -16,7 +16,6 @@ import org.redisson.api.RBatch;
 import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.limiter.LimitSpec;
 
@@ -72,7 +71,7 @@ final class AcquirePipeline {
         this.cluster = cluster;
         this.maxInFlight = maxInFlight;
         this.maxBatchSize = maxBatchSize;
-        this.direct = redisson.getScript(StringCodec.INSTANCE);
+        this.direct = redisson.getScript(ScriptCodec.INSTANCE);
         this.commands = new AcquireCommands(script, direct);
         this.masterOf = masterOf;
     }
@@ -186,7 +185,7 @@ final class AcquirePipeline {
                 }
                 else {
                     RBatch batch = redisson.createBatch();
-                    RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
+                    RScriptAsync scripts = batch.getScript(ScriptCodec.INSTANCE);
                     for (QueuedAcquire queued : taken) {
                         commands.send(scripts, uncancellable(queued));
                     }

@@ -17,7 +17,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -77,7 +76,7 @@ final class ClusterMasters {
             .completeOnTimeout(null, 500, TimeUnit.MILLISECONDS);
 
     ClusterMasters(RedissonClient redisson) {
-        this.scripts = redisson.getScript(StringCodec.INSTANCE);
+        this.scripts = redisson.getScript(ScriptCodec.INSTANCE);
         refresh(0);
     }
 

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletionStage;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.local.GrantWriter;
@@ -44,7 +43,7 @@ public final class InMemoryGrantWriter implements GrantWriter {
         for (Grant grant : grants) {
             arguments.add(grant.id() + " " + grant.permits() + " " + grant.ageMillis());
         }
-        return LuaScripts.WRITE_BACK.<Long>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
+        return LuaScripts.WRITE_BACK.<Long>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName), arguments.toArray());
     }
 }

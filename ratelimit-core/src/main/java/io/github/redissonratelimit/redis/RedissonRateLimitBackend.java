@@ -18,7 +18,6 @@ import org.apache.commons.logging.LogFactory;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 
 import io.github.redissonratelimit.limiter.AcquireBatch;
 import io.github.redissonratelimit.limiter.AcquireRequest;
@@ -216,7 +215,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
             return CompletableFuture.failedFuture(new IllegalArgumentException("Permits to give back must be between 1 "
                     + "and " + most + " (" + spec.capacity() + ") but were " + permits));
         }
-        return LuaScripts.REFUND.<Long>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
+        return LuaScripts.REFUND.<Long>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName),
                 script.refundArguments(permits, spec, granted == null ? null : granted.receipt()))
                 .thenApply(refunded -> null);
@@ -225,7 +224,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */
     @Override
     public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
-        return LuaScripts.STATE.<List<Object>>eval(redisson.getScript(StringCodec.INSTANCE), limiterName,
+        return LuaScripts.STATE.<List<Object>>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_ONLY, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArguments(spec))
                 .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
                         Duration.ofMillis(((Number) reply.get(1)).longValue())));
@@ -237,7 +236,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      * start, before an application takes traffic.
      */
     public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
-        RScript scripts = redisson.getScript(StringCodec.INSTANCE);
+        RScript scripts = redisson.getScript(ScriptCodec.INSTANCE);
         return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_SLIDING.text()).toCompletableFuture(),
                 scripts.scriptLoadAsync(LuaScripts.ACQUIRE_BUCKET.text()).toCompletableFuture(),
