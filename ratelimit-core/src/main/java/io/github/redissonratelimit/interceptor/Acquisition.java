@@ -19,7 +19,6 @@ final class Acquisition {
     private final List<RateLimitOutcome> outcomes;
     /** By the index of the call's limit: the decision that granted its permits, or null (no object per grant). */
     private final Decision[] granted;
-    private int grantCount;
     private LimitCall rejectedBy;
     private RateLimitExceededException rejection;
     private Throwable error;
@@ -42,7 +41,7 @@ final class Acquisition {
         LimitCall call = calls.get(index);
         outcomes.add(call.outcome(decision, startNanos));
         if (decision.allowed()) {
-            granted(index, decision);
+            granted[index] = decision;
             return true;
         }
         if (call.operation().shadow()) {
@@ -58,12 +57,7 @@ final class Acquisition {
      * of the call, only a grant to give back.
      */
     void grantedAfterTheEnd(int index, Decision decision) {
-        granted(index, decision);
-    }
-
-    private void granted(int index, Decision decision) {
         granted[index] = decision;
-        grantCount++;
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */
@@ -82,10 +76,7 @@ final class Acquisition {
 
     /** The grants of the call, in declaration order. */
     List<Grant> grants() {
-        if (grantCount == 0) {
-            return List.of();
-        }
-        List<Grant> grants = new ArrayList<>(grantCount);
+        List<Grant> grants = new ArrayList<>(granted.length);
         for (int i = 0; i < granted.length; i++) {
             if (granted[i] != null) {
                 grants.add(new Grant(calls.get(i), granted[i]));
@@ -95,7 +86,7 @@ final class Acquisition {
     }
 
     /** Whether a limit that granted its permits charges by outcome: only then does the call's end need settling. */
-    boolean chargesByOutcome() {
+    boolean chargedByOutcome() {
         for (int i = 0; i < granted.length; i++) {
             if (granted[i] != null && calls.get(i).operation().chargeWhen() != null) {
                 return true;
@@ -106,7 +97,7 @@ final class Acquisition {
 
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
-        if (passed() || grantCount == 0) {
+        if (passed()) {
             return List.of();
         }
         List<Grant> latestFirst = grants();

@@ -29,11 +29,6 @@ final class Charges {
         this.refunds = refunds;
     }
 
-    /** Whether a limit of the call that passed charges by outcome: only then does the call's end need settling. */
-    static boolean byOutcome(Acquisition acquisition) {
-        return acquisition.chargesByOutcome();
-    }
-
     /**
      * Settles the charges of a call that ended with {@code result} or {@code exception}; the stage completes, never
      * exceptionally, once the permits not charged are given back (or their refund failed and was logged).

@@ -62,7 +62,7 @@ final class FutureRateLimiting {
             @SuppressWarnings("unchecked")
             CompletionStage<Object> stage = (CompletionStage<Object>) result;
             stage = stage == null ? CompletableFuture.completedFuture(null) : stage;
-            return acquisition.rejection() == null && Charges.byOutcome(acquisition)
+            return acquisition.rejection() == null && acquisition.chargedByOutcome()
                     ? settlingCharges(stage, acquisition, target, targetClass, args) : stage;
         };
         CompletableFuture<Acquisition> acquired = support.acquire(calls).toCompletableFuture();

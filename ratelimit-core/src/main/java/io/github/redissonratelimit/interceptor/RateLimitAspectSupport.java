@@ -277,7 +277,7 @@ abstract class RateLimitAspectSupport {
     /**
      * Settles a call that passed and has run with {@code result} or {@code exception}: gives back the permits of each
      * limit whose {@code chargeWhen} does not hold. Only called for calls with such a limit
-     * ({@link Charges#byOutcome}).
+     * ({@link Acquisition#chargedByOutcome}).
      */
     CompletableFuture<Void> settleCharges(Acquisition acquisition, Object target, Class<?> targetClass, Object[] args,
             Object result, Throwable exception) {

@@ -118,7 +118,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         if (acquisition.rejection() != null) {
             return rejected(acquisition, target, args);
         }
-        return Charges.byOutcome(acquisition) ? proceedCharging(invocation, acquisition, target, targetClass, args)
+        return acquisition.chargedByOutcome() ? proceedCharging(invocation, acquisition, target, targetClass, args)
                 : invocation.proceed();
     }
 

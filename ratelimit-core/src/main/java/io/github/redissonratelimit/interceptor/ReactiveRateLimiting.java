@@ -77,7 +77,7 @@ final class ReactiveRateLimiting {
                 return Mono.error(acquisition.error());
             }
             if (acquisition.rejection() == null) {
-                return Charges.byOutcome(acquisition)
+                return acquisition.chargedByOutcome()
                         ? settlingCharges(source, adapter.isMultiValue(), acquisition, target, targetClass, args) : source;
             }
             try {

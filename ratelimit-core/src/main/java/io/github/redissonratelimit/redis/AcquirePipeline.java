@@ -122,9 +122,9 @@ final class AcquirePipeline {
         private final ConcurrentLinkedQueue<QueuedAcquire> queue = new ConcurrentLinkedQueue<>();
         private final AtomicInteger inFlight = new AtomicInteger();
         /**
-         * Whether the last call answered on this lane failed: until one succeeds, calls go one by one. Redisson 4.7
-         * does not release the argument buffers of a batch that fails while it reconnects to a failed master (a Netty
-         * {@code LEAK} per such batch in a Sentinel failover); a failing master gains nothing from batching anyway.
+         * Whether the last call answered on this lane failed: until one succeeds, calls go one by one, since a failing
+         * master gains nothing from batching. (The argument buffers Redisson 4.7 drops unreleased when a batch fails
+         * while it reconnects to a failed master are heap buffers, see {@link ScriptCodec}: they leak nothing.)
          */
         private volatile boolean failing;
 
