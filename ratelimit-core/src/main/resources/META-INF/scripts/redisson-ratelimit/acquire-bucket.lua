@@ -53,7 +53,7 @@ local after = start + wanted * emission
 local wait, tat = 0, after
 if after - now > burst * emission then
   wait = (after - now - burst * emission) / 1000
-  wait = wait - wait % 1
+  wait = wait + (-wait) % 1 -- math.ceil: a retry after the wait finds the permits refilled
   if wait < 1 then
     wait = 1
   end
@@ -71,8 +71,11 @@ end
 local free = burst - used / emission + 1e-9
 free = free - free % 1
 if free >= burst then
-  return {wait, burst, 0}
+  return wait == 0 and {0, burst, 0, after} or {wait, burst, 0}
 end
 local nextMillis = (used - (burst - free - 1) * emission) / 1000
 nextMillis = nextMillis - nextMillis % 1
+if wait == 0 then
+  return {0, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis, after} -- the receipt, see bucket_receipt
+end
 return {wait, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis}

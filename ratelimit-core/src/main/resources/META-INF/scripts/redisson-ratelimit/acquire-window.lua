@@ -30,7 +30,9 @@ else
   if previous == nil then
     error('redisson-ratelimit: malformed fixed window argument')
   end
-  if now < start + 0 then
+  if now < previous + 0 or now >= nextEnd + 0 then
+    return {-5, now} -- stale bounds, see fixed-window.lua
+  elseif now < start + 0 then
     start, finish = previous + 0, start + 0
   elseif now >= finish + 0 then
     start, finish = finish + 0, nextEnd + 0

@@ -34,7 +34,7 @@ local function decide_bucket(keys, argument)
   local now = now_micros(clock)
   local other = other_state(keys, valueKey, redis.call('get', valueKey), math.floor(now / 1000), now, 'token-bucket')
   if other == nil then
-    return bucket_decide(valueKey, wanted, now, rate, interval, burst, false)
+    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, false))
   end
   if check == '-' or check == 'k' then
     return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
@@ -42,8 +42,8 @@ local function decide_bucket(keys, argument)
   -- applied whatever the decision, a refusal included: the old state is gone, the new one carries what it had out
   other.clear()
   local start = check == 'u' and now + other.out * interval * 1000 / rate or false
-  return with_change(bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, true), other,
-    check == 'u' and 1 or 2)
+  local reply, granted = bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, true)
+  return bucket_receipt(with_change(reply, other, check == 'u' and 1 or 2), granted)
 end
 
 local function decide_window(keys, argument)

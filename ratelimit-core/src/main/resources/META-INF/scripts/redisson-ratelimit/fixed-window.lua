@@ -6,7 +6,11 @@
 -- (shorter, and cheaper per call). A call that would take the count above the rate is refused and takes nothing.
 -- The windows: aligned to the epoch (start = now - now % interval), or, for a calendar quota, the caller's
 -- computation of the previous, current and next window's bounds (the caller knows the zone's calendar), of which
--- Redis's clock picks the one it is in.
+-- Redis's clock picks the one it is in. When Redis's clock is in none of them (the caller's clock is a window or more
+-- off), nothing is decided or written: the reply is {-5, Redis's time in ms}, from which the caller computes the
+-- bounds again.
+
+local STALE_BOUNDS = -5
 
 -- The stored state: count, start, end, rate (numbers); nil when `value` is not a fixed window's.
 local function window_read(value)
@@ -22,13 +26,15 @@ local function window_read(value)
 end
 
 -- The window holding `now`: from the bounds given (previous start, start, end, next end; all 0 for windows of
--- `interval` aligned to the epoch, whose argument says '0').
+-- `interval` aligned to the epoch, whose argument says '0'); nil when none of them holds it.
 local function window_bounds(now, interval, previous, start, finish, nextEnd)
   if finish == 0 then
     local first = now - now % interval
     return first, first + interval
   end
-  if now < start then
+  if now < previous or now >= nextEnd then
+    return nil
+  elseif now < start then
     return previous, start
   elseif now >= finish then
     return finish, nextEnd
@@ -62,7 +68,7 @@ local function window_decide(valueKey, wanted, now, rate, count, start, finish, 
 end
 
 -- The argument of a fixed window's decision (see algorithms.lua), parsed: permits, clock, grant id, rate, interval,
--- type, check, and the window [start, end) that holds `now`.
+-- type, check, and the window [start, end) that holds `now` (nil, nil when the bounds given are stale).
 local function window_argument(argument)
   local permits, clock, rate, interval, rateType, check, bounds, grantId =
     string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) (%S+)$')
@@ -93,6 +99,9 @@ end
 -- A stored window that is the current one is written back with its own bounds' bytes, without packing them again.
 local function window_own(keys, argument)
   local wanted, _, _, rate, _, rateType, check, now, start, finish = window_argument(argument)
+  if start == nil then
+    return {STALE_BOUNDS, now}
+  end
   local valueKey = type_key(keys, rateType)
   local value = redis.call('get', valueKey)
   local count, suffix, storedStart, storedEnd, storedRate

@@ -17,7 +17,9 @@ local function other_state(keys, valueKey, value, now, nowMicros, declaredKind)
     return {kind = 'token-bucket:' .. burst, out = bucket_out(tat, rate, interval, nowMicros),
       config = {rate, interval, valueKey == keys[3] and 1 or 0, 0},
       clear = function() redis.call('del', valueKey) end,
-      decide = function(wanted) return bucket_decide(valueKey, wanted, nowMicros, rate, interval, burst, tat) end}
+      decide = function(wanted)
+        return bucket_receipt(bucket_decide(valueKey, wanted, nowMicros, rate, interval, burst, tat))
+      end}
   end
   local count, start, finish, windowRate = window_read(value)
   if count ~= nil and declaredKind ~= 'fixed-window' then

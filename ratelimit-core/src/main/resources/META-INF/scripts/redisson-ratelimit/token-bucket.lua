@@ -60,8 +60,18 @@ local function bucket_keep(valueKey, tat, config, now)
   end
 end
 
+-- A grant's reply ends with the bucket's tat right after it (µs), of which the caller makes the receipt its refund
+-- names: a refund may give back only the part of the grant that has not refilled since (see refund.lua).
+local function bucket_receipt(reply, granted)
+  if reply[1] == 0 and granted then
+    reply[#reply + 1] = granted
+  end
+  return reply
+end
+
 -- Takes `wanted` permits from the bucket (tat false: full) or tells when they can be free. Returns
--- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst. config: the
+-- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst, and, for a
+-- grant, the bucket's tat after it (see bucket_receipt). config: the
 -- stored form of rate, interval and burst, or nil to build it. changed: the config (or the algorithm) changed with
 -- this call, so the state is written whatever the decision (see bucket_keep).
 local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, changed)
@@ -78,14 +88,14 @@ local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, 
   if after - now <= burst * emission then
     bucket_write(valueKey, after, config, now)
     local free, nextMillis = bucket_state(after, rate, interval, burst, now)
-    return {0, free, nextMillis}
+    return {0, free, nextMillis}, after
   end
   if changed then
     bucket_keep(valueKey, tat, config, now)
   end
   local free, nextMillis = bucket_state(start, rate, interval, burst, now)
-  -- whole ms rounded down (at least 1), as bucket_state's
-  return {math.max(1, math.floor((after - now - burst * emission) / 1000)), free, nextMillis}
+  -- whole ms rounded up (at least 1): a retry after the wait finds the permits refilled
+  return {math.max(1, math.ceil((after - now - burst * emission) / 1000)), free, nextMillis}
 end
 
 -- The argument of a token bucket's decision (see algorithms.lua), parsed: permits, clock, grant id, type, check, the
@@ -114,7 +124,7 @@ local function bucket_own(keys, argument)
     if check ~= '-' and redis.call('exists', keys[1]) == 1 then
       return nil
     end
-    return bucket_decide(valueKey, wanted, now, rate, interval, burst, false, config)
+    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, false, config))
   end
   if string.byte(value) ~= BUCKET_MARK or string.len(value) < 10 then
     return nil
@@ -122,7 +132,7 @@ local function bucket_own(keys, argument)
   local storedConfig = string.sub(value, 10)
   local tat = struct.unpack('>d', value, 2)
   if storedConfig == config then
-    return bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config)
+    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config))
   end
   local _, storedRate, storedInterval, storedBurst = bucket_read(value)
   local keep, done = checked(check, true)
@@ -133,9 +143,9 @@ local function bucket_own(keys, argument)
   else
     tat = false
   end
-  local reply = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, not keep)
+  local reply, granted = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, not keep)
   if done == nil then
-    return reply
+    return bucket_receipt(reply, granted)
   end
-  return with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done, 'token-bucket:' .. storedBurst)
+  return bucket_receipt(with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done, 'token-bucket:' .. storedBurst), granted)
 end

@@ -31,6 +31,9 @@ final class AcquireCommands {
     /** The limiter holds another algorithm's state, which only {@link LuaScripts#ACQUIRE} decides with. */
     private static final long OTHER_ALGORITHM = -4;
 
+    /** A calendar quota's bounds held none of Redis's time (the reply's second element, ms): nothing was written. */
+    private static final long STALE_BOUNDS = -5;
+
     private final AcquireScript script;
     private final RScriptAsync direct;
 
@@ -74,7 +77,7 @@ final class AcquireCommands {
                             + " limiters"));
                 }
                 else {
-                    complete(call, values.get(i), LuaScripts.ACQUIRE_MANY);
+                    complete(call, values.get(i), LuaScripts.ACQUIRE_MANY, false);
                 }
             }
         });
@@ -93,10 +96,11 @@ final class AcquireCommands {
      * another algorithm (a limit whose algorithm changed), once.
      */
     private void send(RScriptAsync target, AcquireCall call) {
-        send(target, call, LuaScripts.ofAlgorithm(call.spec().algorithm().type()));
+        send(target, call, LuaScripts.ofAlgorithm(call.spec().algorithm().type()), false);
     }
 
-    private void send(RScriptAsync target, AcquireCall call, LuaScripts.Script sent) {
+    /** @param anchored the call goes again after its calendar bounds were found stale */
+    private void send(RScriptAsync target, AcquireCall call, LuaScripts.Script sent, boolean anchored) {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
                 sent.text(), RedissonCompatibility.LIST, script.keys(name),
@@ -107,10 +111,10 @@ final class AcquireCommands {
             }
             else if (sent != LuaScripts.ACQUIRE && !values.isEmpty()
                     && values.get(0) instanceof Number status && status.longValue() == OTHER_ALGORITHM) {
-                send(direct, call, LuaScripts.ACQUIRE);
+                send(direct, call, LuaScripts.ACQUIRE, anchored);
             }
             else {
-                complete(call, values, sent);
+                complete(call, values, sent, anchored);
             }
         });
         call.result().whenComplete((answer, ex) -> {
@@ -120,13 +124,26 @@ final class AcquireCommands {
         });
     }
 
-    /** One limiter's reply: a decision, or what kept the script from deciding (see {@code decide.lua}). */
-    private static void complete(AcquireCall call, Object reply, LuaScripts.Script sent) {
+    /**
+     * One limiter's reply: a decision, or what kept the script from deciding (see {@code decide.lua}). Stale calendar
+     * bounds (this JVM's clock a window or more off Redis's) anchor the calendar to Redis's time and the call goes
+     * again, once.
+     */
+    private void complete(AcquireCall call, Object reply, LuaScripts.Script sent, boolean anchored) {
         CompletableFuture<AcquireScript.Reply> result = call.result();
         try {
             List<?> values = (List<?>) reply;
             long status = ((Number) values.get(0)).longValue();
-            if (status == TOO_MANY) {
+            if (status == STALE_BOUNDS && !anchored && !result.isDone()) {
+                script.anchorCalendar(((Number) values.get(1)).longValue());
+                send(direct, call, LuaScripts.ACQUIRE, true);
+            }
+            else if (status == STALE_BOUNDS) {
+                result.completeExceptionally(new LimiterScriptException("The window bounds of calendar quota '"
+                        + LogSafe.text(call.limiterName()) + "' were stale again after anchoring to Redis's time "
+                        + values.get(1) + " ms"));
+            }
+            else if (status == TOO_MANY) {
                 result.completeExceptionally(tooMany(call, ((Number) values.get(1)).longValue()));
             }
             else if (status == COMMAND_ERROR) {

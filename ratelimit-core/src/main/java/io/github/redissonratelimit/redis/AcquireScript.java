@@ -36,24 +36,36 @@ final class AcquireScript {
     private final String clientId;
     private final BackendOptions options;
     private final InstantSource clientClock;
-    /** Computes a calendar quota's window bounds, of which Redis's clock picks one. */
-    private final InstantSource calendarClock;
+    /**
+     * How far Redis's clock was ahead of {@link #clientClock} when a calendar quota's bounds were last found stale
+     * (0 until then): a quota's bounds are computed on this JVM's clock moved by it, so Redis's clock always finds
+     * its window among them after one such answer, however far off this JVM's clock is.
+     */
+    private volatile long calendarOffsetMillis;
     private final String grantIdPrefix;
     private final AtomicLong grantCounter = new AtomicLong();
     private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
 
     /**
      * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
-     * @param clientClock stamps grants only with {@link LimiterClock#CLIENT}
+     * @param clientClock this JVM's clock: stamps grants with {@link LimiterClock#CLIENT}; places a calendar quota's
+     *        window bounds (see {@link #anchorCalendar})
      */
     AcquireScript(String clientId, BackendOptions options, InstantSource clientClock) {
         this.clientId = clientId;
         this.options = options;
         this.clientClock = clientClock;
-        this.calendarClock = options.clock() == LimiterClock.CLIENT ? clientClock : InstantSource.system();
         byte[] random = new byte[6];
         new SecureRandom().nextBytes(random);
         this.grantIdPrefix = Base64.getUrlEncoder().encodeToString(random);
+    }
+
+    /**
+     * Redis answered that a calendar quota's bounds held none of its own time, {@code redisMillis}: later bounds are
+     * computed on this JVM's clock moved to it.
+     */
+    void anchorCalendar(long redisMillis) {
+        calendarOffsetMillis = redisMillis - clientClock.millis();
     }
 
     /** Config hash, free permits (shared, then this client's), grants (shared, then this client's). */
@@ -77,7 +89,8 @@ final class AcquireScript {
                     + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst() + " " + nextGrantId();
             case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + spec.rate() + " " + spec.interval().toMillis()
                     + " " + typeCode(spec.mode()) + " " + check.code + " "
-                    + CalendarWindows.bounds(algorithm, calendarClock.instant()) + " " + nextGrantId();
+                    + CalendarWindows.bounds(algorithm,
+                            clientClock.instant().plusMillis(calendarOffsetMillis)) + " " + nextGrantId();
             default -> permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
         };
     }
@@ -184,7 +197,7 @@ final class AcquireScript {
      * @param nextMillis the ms until the oldest grant leaves the window
      * @param storedBefore when the check found another config: the one stored before, else null
      * @param change what was done about it (1 updated, 2 reset, 3 kept), else 0
-     * @param receipt what a refund of the grant names (a fixed window's start), else null
+     * @param receipt what a refund of the grant names (a fixed window's start, a token bucket's tat), else null
      */
     record Reply(long waitMillis, long free, long nextMillis, StoredConfig storedBefore, int change, String receipt) {
 
@@ -198,10 +211,11 @@ final class AcquireScript {
                         algorithm);
                 change = (int) number(reply, 7);
             }
-            // a fixed window's grant ends with its window's start, which its receipt names, see fixed-window.lua
+            // a fixed window's grant ends with its window's start, a token bucket's with its tat after the grant:
+            // what a refund of the grant names (see fixed-window.lua, token-bucket.lua)
             String receipt = null;
-            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof Number start) {
-                receipt = "w" + start.longValue();
+            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof Number mark) {
+                receipt = "r" + mark.longValue();
             }
             return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change, receipt);
         }
