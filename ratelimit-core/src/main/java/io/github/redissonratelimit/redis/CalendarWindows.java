@@ -9,7 +9,8 @@ import io.github.redissonratelimit.limiter.LimitAlgorithm;
 /**
  * The window bounds a fixed window's decision sends (see {@code algorithms.lua}): for a calendar quota, the previous,
  * current and next window as this JVM's clock places them in the quota's zone, of which Redis's clock picks the one
- * it is in (so a JVM whose clock is off by less than a window never counts into the wrong one); {@code 0} for windows
+ * it is in (a clock off by less than a window never counts into the wrong one; further off, the script answers with
+ * Redis's time and the bounds are computed again from it); {@code 0} for windows
  * of the interval aligned to the epoch, which the script computes itself.
  */
 final class CalendarWindows {
