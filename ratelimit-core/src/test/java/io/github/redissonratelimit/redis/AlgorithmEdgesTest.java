@@ -45,6 +45,7 @@ class AlgorithmEdgesTest {
     final FreshRedis fresh = new FreshRedis();
     private final RedisEndpoint redis = fresh.endpoint();
     private final String name = new LimiterNaming().limiterName("edge:42");
+    private final AtomicLong millis = new AtomicLong(1_700_000_000_000L);
 
     /** On Redis's clock, with this JVM's clock {@code skewHours} off: the hour Redis is in counts, once. */
     @ParameterizedTest(name = "JVM clock {0} h off Redis''s")
@@ -106,9 +107,7 @@ class AlgorithmEdgesTest {
 
     @Test
     void aBucketRefundAfterARefillGivesBackOnlyWhatHadNotRefilled() {
-        AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient(),
-                BackendOptions.DEFAULTS.withClock(LimiterClock.CLIENT), () -> Instant.ofEpochMilli(millis.get()));
+        RedissonRateLimitBackend backend = onTestClock();
         Decision a = acquire(backend, name, TEN_PER_SECOND, 10);
         assertThat(a.allowed()).isTrue();
         millis.addAndGet(500);
@@ -124,9 +123,7 @@ class AlgorithmEdgesTest {
 
     @Test
     void aBucketRefundBeforeAnyRefillGivesEverythingBack() {
-        AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient(),
-                BackendOptions.DEFAULTS.withClock(LimiterClock.CLIENT), () -> Instant.ofEpochMilli(millis.get()));
+        RedissonRateLimitBackend backend = onTestClock();
         acquire(backend, name, TEN_PER_SECOND, 4);
         Decision a = acquire(backend, name, TEN_PER_SECOND, 6);
         millis.addAndGet(300); // 3 refilled: the first grant's, in the order they were taken
@@ -139,9 +136,7 @@ class AlgorithmEdgesTest {
 
     @Test
     void aBucketsReportedWaitIsATimeAtWhichTheRetrySucceeds() {
-        AtomicLong millis = new AtomicLong(1_700_000_000_000L);
-        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient(),
-                BackendOptions.DEFAULTS.withClock(LimiterClock.CLIENT), () -> Instant.ofEpochMilli(millis.get()));
+        RedissonRateLimitBackend backend = onTestClock();
         LimitSpec threePerSecond = new LimitSpec(3, Duration.ofSeconds(1), RateLimitMode.OVERALL,
                 LimitAlgorithm.tokenBucket(3)); // a permit every 333.3 ms
         String other = new LimiterNaming().limiterName("edge:43");
@@ -154,6 +149,12 @@ class AlgorithmEdgesTest {
         assertThat(acquire(backend, other, threePerSecond, 1).allowed()).as("a ms earlier is too early").isFalse();
         millis.addAndGet(1);
         assertThat(acquire(backend, name, threePerSecond, 1).allowed()).isTrue();
+    }
+
+    /** Grants stamped with {@link #millis}, which the test moves. */
+    private RedissonRateLimitBackend onTestClock() {
+        return new RedissonRateLimitBackend(fresh.newClient(), BackendOptions.DEFAULTS.withClock(LimiterClock.CLIENT),
+                () -> Instant.ofEpochMilli(millis.get()));
     }
 
     private long redisMillis() {
