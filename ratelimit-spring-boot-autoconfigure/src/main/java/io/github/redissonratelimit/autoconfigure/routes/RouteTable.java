@@ -45,6 +45,7 @@ public final class RouteTable {
                 routes.add(compile(name, withPolicy(name, route, policies), defaults, route.getPolicy()));
             }
         });
+        SharedKeys.requireOneLimitPerKey(routes);
         return new RouteTable(List.copyOf(routes));
     }
 
@@ -145,6 +146,7 @@ public final class RouteTable {
         }
         return new Route(name, List.copyOf(paths), Set.copyOf(methods), operation, Map.copyOf(tiers),
                 RouteExpression.parse(prefix + "key", route.getKey(), "remoteAddress or header['X-Api-Key']"),
+                route.getKeyScope(),
                 RouteExpression.parse(prefix + "cost", route.getCost(), "param['items'] or 2"),
                 RouteExpression.parse(prefix + "charge-when", route.getChargeWhen(), "#status == 401"),
                 RouteExpression.parse(prefix + "tier", route.getTier(), "header['X-Plan']"));
@@ -164,6 +166,7 @@ public final class RouteTable {
         merged.setPaths(route.getPaths());
         merged.setMethods(route.getMethods());
         merged.setKey(route.getKey());
+        merged.setKeyScope(route.getKeyScope());
         merged.setCost(route.getCost());
         merged.setChargeWhen(route.getChargeWhen());
         merged.setTier(route.getTier());
