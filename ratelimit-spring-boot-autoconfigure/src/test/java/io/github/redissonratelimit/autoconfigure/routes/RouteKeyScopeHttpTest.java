@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +56,8 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * Routes keyed alike over real HTTP (Spring MVC and WebFlux) on a real Redis: each route counts in its own limiter
  * ({@code rate_limit:{api:127.0.0.1}}) unless {@code key-scope: shared} keeps the key alone; the actuator reads a
  * keyed route's declaration without a key, reads and resets one caller by the key's value, and resets every caller
- * of a route (on this instance's flood shortcut too), or refuses that for a shared route with a 400 saying what to do.
+ * of a route (on every instance, their flood shortcuts included), or refuses that for a shared route whose key has no
+ * literal beginning, with a 400 saying what to do.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RouteKeyScopeHttpTest {
@@ -209,6 +211,25 @@ class RouteKeyScopeHttpTest {
             assertThat(free("api:x:127.0.0.1")).as("kept: a route whose keys have a longer beginning").isEqualTo(4L);
             assertThat(send(context, "GET", "/api/hello").statusCode())
                     .as("a full bucket, and this instance forgot its remembered refusal").isEqualTo(200);
+            assertThat(free("api:127.0.0.1")).isEqualTo(2L);
+        }
+    }
+
+    @Test
+    void aRouteResetOnOneInstanceReachesTheOtherThoughItRememberedTheRefusal() throws Exception {
+        try (ConfigurableApplicationContext first = start(WebApplicationType.SERVLET);
+                ConfigurableApplicationContext second = start(WebApplicationType.SERVLET)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(send(first, "GET", "/api/hello").statusCode()).isEqualTo(200);
+            }
+            assertThat(send(second, "GET", "/api/hello").statusCode()).isEqualTo(429);
+            assertThat(send(second, "GET", "/api/hello").statusCode()).as("refused from its memory").isEqualTo(429);
+
+            HttpResponse<String> reset = send(first, "DELETE", "/actuator/ratelimits/api");
+            assertThat(reset.statusCode()).as(reset.body()).isEqualTo(200);
+            assertThat(body(reset)).containsEntry("instancesConfirmed", 2);
+            assertThat(send(second, "GET", "/api/hello").statusCode()).as("the second instance forgot it")
+                    .isEqualTo(200);
             assertThat(free("api:127.0.0.1")).isEqualTo(2L);
         }
     }
