@@ -15,10 +15,11 @@ import io.github.redissonratelimit.operation.LimitOverride;
  * when it has none); a key is the logical key its key expression gives ({@code order:submit:42}), or {@code null}
  * for a limit without one. The key of a limit keyed outside a method (a URL route) is the value its key gives
  * ({@code 127.0.0.1}), which the limit's {@linkplain io.github.redissonratelimit.operation.CallerKey scope} turns
- * into the logical key ({@code api:127.0.0.1}). Every write is logged at INFO by {@code io.github.redissonratelimit.admin.RateLimiters}
- * with what changed and {@linkplain #by(String) by whom}, and reaches every instance: each drops what it remembers
- * of the limiters concerned, or applies the override, before the write returns (waiting at most one second for
- * the others to confirm). The methods block until Redis has answered.
+ * into the logical key ({@code api:127.0.0.1}). Every write is logged at INFO by
+ * {@code io.github.redissonratelimit.admin.RateLimiters} with what changed and {@linkplain #by(String) by whom},
+ * and reaches every instance: each drops what it remembers of the limiters concerned, or applies the override,
+ * before the write returns (waiting at most one second for the others to confirm). The methods block until Redis
+ * has answered.
  *
  * @see io.github.redissonratelimit.redis.admin.RedissonRateLimiters
  */

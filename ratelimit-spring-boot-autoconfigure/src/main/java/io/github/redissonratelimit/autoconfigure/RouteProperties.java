@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * One limit on URLs, without an annotation: {@code ratelimit.routes.<name>.*}. Besides the values of a policy
  * (rate, interval, mode, permits, enabled, on-backend-error, shadow, tiers, algorithm, burst, calendar, zone), which
- * paths and methods it covers and how a request is keyed (and in whose limiter). Expressions are SpEL over the request:
- * {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']}, {@code param['user']},
+ * paths and methods it covers and how a request is keyed (and in whose limiter). Expressions are SpEL over the
+ * request: {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']}, {@code param['user']},
  * {@code pathVariable['id']} and {@code principal} (the authenticated user's name, or null).
  */
 public class RouteProperties extends PolicyProperties {

@@ -31,8 +31,8 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
  * cost, tiers, ...) and the overrides in force, and {@code /actuator/ratelimits/{name}/{key}} the live state of one
  * key of the limit called {@code name} (its name or display name; a route's key is the value its key expression
  * gives, {@code 127.0.0.1}, not the logical key {@code api:127.0.0.1}). For a limit without a key expression,
- * {@code /actuator/ratelimits/{name}} reads its one limiter; for a keyed limit it lists the declaration only. Reading the state costs one Redis round
- * trip and takes no permit.
+ * {@code /actuator/ratelimits/{name}} reads its one limiter; for a keyed limit it lists the declaration only.
+ * Reading the state costs one Redis round trip and takes no permit.
  *
  * <p>Writes, through {@link RateLimiters} (each logged at INFO with the request's principal):
  * <ul>

@@ -20,7 +20,7 @@ final class SharedKeys {
     private SharedKeys() {
     }
 
-    /** @throws InvalidConfigurationPropertyValueException for a shared route whose limits differ from an earlier one's */
+    /** @throws InvalidConfigurationPropertyValueException for a shared route whose limits differ from another's */
     static void requireOneLimitPerKey(List<Route> routes) {
         Map<String, Route> byKey = new HashMap<>();
         for (Route route : routes) {

@@ -358,7 +358,8 @@ class RouteLimitsHttpTest {
                 assertThat(send(context, "GET", "/keyed/8?n=2", "X-Api-Key", "k2", "X-Principal", "alice")
                         .statusCode()).as("shadow mode never refuses").isEqualTo(200);
             }
-            assertThat(free("by-user:user:alice")).as("keyed by the principal; cost 2 of rate 2 taken once").isEqualTo(0L);
+            assertThat(free("by-user:user:alice")).as("keyed by the principal; cost 2 of rate 2 taken once")
+                    .isEqualTo(0L);
         }
     }
 }
