@@ -212,6 +212,13 @@ class RouteKeyScopeHttpTest {
             assertThat(send(context, "GET", "/api/hello").statusCode())
                     .as("a full bucket, and this instance forgot its remembered refusal").isEqualTo(200);
             assertThat(free("api:127.0.0.1")).isEqualTo(2L);
+
+            long otherKeys = keysOf("api:x:127.0.0.1");
+            HttpResponse<String> shared = send(context, "DELETE", "/actuator/ratelimits/other");
+            assertThat(shared.statusCode()).as("a shared route by its key's literal beginning").isEqualTo(200);
+            assertThat(body(shared)).containsEntry("deletedKeys", (int) otherKeys);
+            assertThat(keysOf("api:x:127.0.0.1")).isZero();
+            assertThat(free("api:127.0.0.1")).as("the route api's limiter is not under api:x:").isEqualTo(2L);
         }
     }
 
