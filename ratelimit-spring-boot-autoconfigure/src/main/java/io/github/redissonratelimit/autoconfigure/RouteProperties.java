@@ -31,7 +31,8 @@ public class RouteProperties extends PolicyProperties {
     /**
      * Whose limiter a keyed route counts in: route (its own: the logical key is <name>:<key>, so routes keyed alike
      * count apart and every caller of the route can be reset at once) or shared (the key alone, shared with every
-     * route and limit whose key gives the same value; the layout of keys before this property existed).
+     * route and limit whose key gives the same value: a bucket shared on purpose, or counts kept from versions that
+     * named a route's limiters so).
      */
     private KeyScope keyScope = KeyScope.ROUTE;
 
