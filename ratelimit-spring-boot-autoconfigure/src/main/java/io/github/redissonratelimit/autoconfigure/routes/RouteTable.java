@@ -16,6 +16,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
+import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.autoconfigure.PolicyProperties;
 import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
@@ -140,6 +141,10 @@ public final class RouteTable {
         route.getTiers().forEach((tier, values) -> tiers.put(tier, RouteLimits.operation(name, description + " tier '"
                 + tier + "'", prefix + "tiers." + tier + ".", route, values, RouteLimits.merged(route, defaults),
                 defaults, policy)));
+        if (route.getKeyScope() == KeyScope.SHARED && (route.getKey() == null || route.getKey().isBlank())) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "key-scope", "shared", "the route has no "
+                    + "key, so it has one limiter named after it: set " + prefix + "key, or remove key-scope");
+        }
         if (!tiers.isEmpty() && route.getTier() == null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "tiers", tiers.keySet(),
                     "tiers are configured but no " + prefix + "tier expression picks one");

@@ -71,6 +71,15 @@ class RouteKeyScopeConfigurationTest {
     }
 
     @Test
+    void aSharedScopeWithoutAKeyFailsStartup() {
+        runner.withPropertyValues("ratelimit.routes.open.paths=/open", "ratelimit.routes.open.rate=1",
+                "ratelimit.routes.open.key-scope=shared").run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                        .hasMessageContaining("ratelimit.routes.open.key-scope")
+                        .hasMessageContaining("set ratelimit.routes.open.key, or remove key-scope"));
+    }
+
+    @Test
     void sharedRoutesWhoseTiersDifferFailStartup() {
         runner.withPropertyValues("ratelimit.routes.api.key-scope=shared", "ratelimit.routes.export.key-scope=shared",
                 "ratelimit.routes.export.rate=3", "ratelimit.routes.export.tier=header['X-Plan']",
