@@ -13,10 +13,13 @@ import io.github.redissonratelimit.operation.LimitOverride;
  *
  * <p>A limit is named as in {@code @RateLimit(name = ...)} (or by its display name, {@code OrderController.submit},
  * when it has none); a key is the logical key its key expression gives ({@code order:submit:42}), or {@code null}
- * for a limit without one. Every write is logged at INFO by {@code io.github.redissonratelimit.admin.RateLimiters}
- * with what changed and {@linkplain #by(String) by whom}, and reaches every instance: each drops what it remembers
- * of the limiters concerned, or applies the override, before the write returns (waiting at most one second for
- * the others to confirm). The methods block until Redis has answered.
+ * for a limit without one. The key of a limit keyed outside a method (a URL route) is the value its key gives
+ * ({@code 127.0.0.1}), which the limit's {@linkplain io.github.redissonratelimit.operation.CallerKey scope} turns
+ * into the logical key ({@code api:127.0.0.1}). Every write is logged at INFO by
+ * {@code io.github.redissonratelimit.admin.RateLimiters} with what changed and {@linkplain #by(String) by whom},
+ * and reaches every instance: each drops what it remembers of the limiters concerned, or applies the override,
+ * before the write returns (waiting at most one second for the others to confirm). The methods block until Redis
+ * has answered.
  *
  * @see io.github.redissonratelimit.redis.admin.RedissonRateLimiters
  */
@@ -40,9 +43,10 @@ public interface RateLimiters {
      * Resets every caller of a limit: deletes the keys of every limiter whose logical key starts with the
      * literal beginning of the limit's key expression ({@code 'order:submit:' + #userId} gives
      * {@code order:submit:}), found with {@code SCAN} on every master, except those of other declared limits with
-     * a longer beginning; and makes every instance forget them.
-     * @throws IllegalArgumentException when no limit has that name, or its key expression does not start with a
-     * literal (then its keys cannot be told apart from other limits': reset callers one by one)
+     * a longer beginning; and makes every instance forget them. A URL route's logical keys begin with its name
+     * ({@code api:}) unless it is keyed in the shared scope, where they begin with its key's literal beginning.
+     * @throws IllegalArgumentException when no limit has that name, or its keys have no literal beginning (then
+     * they cannot be told apart from other limits': reset callers one by one)
      */
     ResetResult reset(String name);
 

@@ -37,6 +37,7 @@ public final class RateLimitOperation {
     private final ValueExpression cost;
     private final boolean shadow;
     private final Tiers tiers;
+    private final CallerKey callerKey;
 
     RateLimitOperation(RateLimitOperationBuilder builder) {
         this.method = Objects.requireNonNull(builder.method, "method");
@@ -57,6 +58,7 @@ public final class RateLimitOperation {
         this.cost = builder.cost;
         this.shadow = builder.shadow;
         this.tiers = builder.tiers;
+        this.callerKey = builder.callerKey;
     }
 
     /**
@@ -98,6 +100,15 @@ public final class RateLimitOperation {
     /** The parsed key expression, or {@code null} when the limit is one for the whole {@link #name()}. */
     public KeyExpression key() {
         return key;
+    }
+
+    /**
+     * How the callers of a limit keyed outside a method (a URL route, a gateway route) are told apart, or
+     * {@code null}: an annotated limit's callers are told apart by its {@link #key()}, a limit without either has
+     * one limiter.
+     */
+    public CallerKey callerKey() {
+        return callerKey;
     }
 
     public LimitSpec spec() {
@@ -209,7 +220,8 @@ public final class RateLimitOperation {
         return new RateLimitOperationBuilder(method, name, spec).key(key).permits(permits).message(message)
                 .policyName(policyName).source(source + "+override").backendErrorPolicy(backendErrorPolicy)
                 .displayName(displayName).waitTimeout(waitTimeout).condition(condition).skipIf(skipIf)
-                .chargeWhen(chargeWhen).fallback(fallback).cost(cost).shadow(shadow).build(); // no tiers: an override holds for every caller of the limit
+                .chargeWhen(chargeWhen).fallback(fallback).cost(cost).shadow(shadow).callerKey(callerKey)
+                .build(); // no tiers: an override holds for every caller of the limit
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class RateLimitOperationBuilder {
     ValueExpression cost;
     boolean shadow;
     Tiers tiers;
+    CallerKey callerKey;
 
     RateLimitOperationBuilder(String method, String name, LimitSpec spec) {
         this.method = method;
@@ -123,6 +124,15 @@ public final class RateLimitOperationBuilder {
     /** @param tiers the operations of the tiers, picked per call; may be null */
     public RateLimitOperationBuilder tiers(Tiers tiers) {
         this.tiers = tiers;
+        return this;
+    }
+
+    /**
+     * @param callerKey how the callers of a limit keyed outside a method are told apart, for resets and reads by
+     *        key; {@code null} (the default) for an annotated limit, whose {@link #key} says it
+     */
+    public RateLimitOperationBuilder callerKey(CallerKey callerKey) {
+        this.callerKey = callerKey;
         return this;
     }
 

@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * One limit on URLs, without an annotation: {@code ratelimit.routes.<name>.*}. Besides the values of a policy
  * (rate, interval, mode, permits, enabled, on-backend-error, shadow, tiers, algorithm, burst, calendar, zone), which
- * paths and methods it covers and how a request is keyed. Expressions are SpEL over the request:
- * {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']}, {@code param['user']},
+ * paths and methods it covers and how a request is keyed (and in whose limiter). Expressions are SpEL over the
+ * request: {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']}, {@code param['user']},
  * {@code pathVariable['id']} and {@code principal} (the authenticated user's name, or null).
  */
 public class RouteProperties extends PolicyProperties {
@@ -27,6 +27,14 @@ public class RouteProperties extends PolicyProperties {
      * whose key is null or blank is answered 400. Empty: one limit for everyone the route covers.
      */
     private String key;
+
+    /**
+     * Whose limiter a keyed route counts in: route (its own: the logical key is <name>:<key>, so routes keyed alike
+     * count apart and every caller of the route can be reset at once) or shared (the key alone, shared with every
+     * route and limit whose key gives the same value: a bucket shared on purpose, or counts kept from versions that
+     * named a route's limiters so).
+     */
+    private KeyScope keyScope = KeyScope.ROUTE;
 
     /**
      * SpEL over the request for the permits a request takes, instead of permits; 0 lets it through untaken.
@@ -87,6 +95,14 @@ public class RouteProperties extends PolicyProperties {
 
     public void setKey(String key) {
         this.key = key;
+    }
+
+    public KeyScope getKeyScope() {
+        return keyScope;
+    }
+
+    public void setKeyScope(KeyScope keyScope) {
+        this.keyScope = keyScope;
     }
 
     public String getCost() {

@@ -24,6 +24,7 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.naming.KeyStyle;
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -81,6 +82,10 @@ final class LimiterResets {
         Set<String> exactNames = new LinkedHashSet<>();
         Set<String> keyPrefixes = new LinkedHashSet<>();
         for (RateLimitOperation operation : operations) {
+            if (operation.callerKey() != null) {
+                keyPrefixes.add(callerPrefix(operation));
+                continue;
+            }
             if (operation.key() == null) {
                 exactNames.add(naming.limiterName(operation.name()));
                 continue;
@@ -127,6 +132,24 @@ final class LimiterResets {
         return new ResetResult(null, null, deleted, confirmed);
     }
 
+    /**
+     * The beginning of every logical key of a limit keyed outside a method: what its scope puts before the key
+     * ({@code api:}), then the literal beginning of its key expression.
+     */
+    private static String callerPrefix(RateLimitOperation operation) {
+        CallerKey callerKey = operation.callerKey();
+        String beginning = callerKey.prefix() + literalPrefix(callerKey.source());
+        if (beginning.isEmpty()) {
+            throw new IllegalArgumentException("Rate limit '" + operation.name() + "' keys its callers by "
+                    + callerKey.source() + " in a shared scope, and that key does not start with a literal: its "
+                    + "limiters are named by the key's value alone, like those of every limit whose key gives the "
+                    + "same value, so they cannot be told apart from other limits'. Reset its callers one by one "
+                    + "with their key (?key=... on the actuator endpoint), or give the limit limiters of its own "
+                    + "(key-scope: route in " + operation.source() + ")");
+        }
+        return beginning;
+    }
+
     /** Limiter names of other declared limits among those that start with {@code literal}. */
     private Predicate<String> othersUnder(String limit, String literal) {
         List<String> prefixes = new ArrayList<>();
@@ -135,13 +158,15 @@ final class LimiterResets {
             if (other.name().equals(limit)) {
                 continue;
             }
-            if (other.key() == null) {
+            if (other.key() == null && other.callerKey() == null) {
                 if (other.name().startsWith(literal)) {
                     names.add(naming.limiterName(other.name()));
                 }
                 continue;
             }
-            String otherLiteral = literalPrefix(other.key().source());
+            String otherLiteral = other.callerKey() != null
+                    ? other.callerKey().prefix() + literalPrefix(other.callerKey().source())
+                    : literalPrefix(other.key().source());
             if (otherLiteral.length() > literal.length() && otherLiteral.startsWith(literal)) {
                 prefixes.add(naming.limiterNamePrefix(otherLiteral));
             }

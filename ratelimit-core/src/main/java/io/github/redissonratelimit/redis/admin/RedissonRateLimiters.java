@@ -19,6 +19,7 @@ import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.DeclaredRateLimits;
 import io.github.redissonratelimit.operation.LimitOverride;
 import io.github.redissonratelimit.operation.LimitOverrides;
@@ -237,13 +238,15 @@ public final class RedissonRateLimiters implements RateLimiters {
         return operations;
     }
 
+    /** The logical key of {@code key} under the limit: a route's key has the route's beginning put before it. */
     private static String logicalKey(RateLimitOperation operation, String key) {
+        CallerKey callerKey = operation.callerKey();
         if (key != null && !key.isEmpty()) {
-            return key;
+            return callerKey == null ? key : callerKey.logicalKey(key);
         }
-        if (operation.key() != null) {
+        if (operation.key() != null || callerKey != null) {
             throw new IllegalArgumentException("Rate limit '" + operation.name() + "' has a key per call ("
-                    + operation.key().source() + "): give the key");
+                    + (callerKey == null ? operation.key().source() : callerKey.source()) + "): give the key");
         }
         return operation.name();
     }

@@ -30,7 +30,9 @@ public record LimitDescriptor(String name, String displayName, String method, St
         LimitAlgorithm algorithm = operation.spec().algorithm();
         boolean calendar = algorithm.calendar() != CalendarPeriod.NONE;
         return new LimitDescriptor(operation.name(), operation.displayName(), operation.method(),
-                operation.key() == null ? null : operation.key().source(), operation.spec().rate(),
+                operation.key() != null ? operation.key().source()
+                        : operation.callerKey() != null ? operation.callerKey().source() : null,
+                operation.spec().rate(),
                 operation.spec().interval().toString(), operation.spec().interval().toMillis(),
                 operation.spec().mode().name(), algorithm.type().name(), burstOf(operation),
                 calendar ? algorithm.calendar().name() : null, calendar ? algorithm.zone().getId() : null,

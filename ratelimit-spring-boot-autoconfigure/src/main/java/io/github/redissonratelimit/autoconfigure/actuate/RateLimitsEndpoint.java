@@ -29,9 +29,10 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
 /**
  * {@code /actuator/ratelimits}: every declared limit (method, key expression, rate, interval, mode, shadow mode,
  * cost, tiers, ...) and the overrides in force, and {@code /actuator/ratelimits/{name}/{key}} the live state of one
- * key of the limit called {@code name} (its name or display name). For a limit without a key expression,
- * {@code /actuator/ratelimits/{name}} reads its one limiter. Reading the state costs one Redis round
- * trip and takes no permit.
+ * key of the limit called {@code name} (its name or display name; a route's key is the value its key expression
+ * gives, {@code 127.0.0.1}, not the logical key {@code api:127.0.0.1}). For a limit without a key expression,
+ * {@code /actuator/ratelimits/{name}} reads its one limiter; for a keyed limit it lists the declaration only.
+ * Reading the state costs one Redis round trip and takes no permit.
  *
  * <p>Writes, through {@link RateLimiters} (each logged at INFO with the request's principal):
  * <ul>
@@ -111,15 +112,14 @@ public class RateLimitsEndpoint {
             return null;
         }
         RateLimitOperation operation = operations.get(0);
-        String logicalKey = keyOf(name, key);
-        if (logicalKey == null && operation.key() == null) {
-            logicalKey = operation.name();
-        }
+        String callerKey = keyOf(name, key);
         List<LimitDescriptor> declared = operations.stream().map(LimitDescriptor::of).toList();
-        if (logicalKey == null) {
+        if (callerKey == null && (operation.key() != null || operation.callerKey() != null)) {
             return new LimitStateDescriptor(declared, null, null, null, null);
         }
-        LimitState state = rateLimiters != null ? rateLimiters.state(name, logicalKey) : declaredState(operation,
+        String logicalKey = callerKey == null ? operation.name()
+                : operation.callerKey() == null ? callerKey : operation.callerKey().logicalKey(callerKey);
+        LimitState state = rateLimiters != null ? rateLimiters.state(name, callerKey) : declaredState(operation,
                 logicalKey);
         String limiterName = naming.limiterName(logicalKey);
         return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),

@@ -11,6 +11,7 @@ import org.springframework.web.util.pattern.PathPattern.PathMatchInfo;
 import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitKeyException;
+import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -20,10 +21,11 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
  *
  * @param methods upper case; empty: every method
  * @param tiers the limit of each configured tier, picked by {@code tier}
+ * @param keyScope whose limiter a key's value names: the route's own ({@code <name>:<key>}) or the shared one
  */
 record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimitOperation operation,
-        Map<String, RateLimitOperation> tiers, RouteExpression key, RouteExpression cost, RouteExpression chargeWhen,
-        RouteExpression tier) {
+        Map<String, RateLimitOperation> tiers, RouteExpression key, KeyScope keyScope, RouteExpression cost,
+        RouteExpression chargeWhen, RouteExpression tier) {
 
     /** The request with the route's path variables when the route covers it; null otherwise. */
     RouteRequest match(String method, PathContainer path, RouteRequest request) {
@@ -97,7 +99,7 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
             throw named(new RateLimitKeyException(limit.method(), key.source(), value == null ? "evaluated to null"
                     : "evaluated to an empty key", null));
         }
-        return value.toString();
+        return keyScope.logicalKey(name, value.toString());
     }
 
     private RateLimitKeyException named(RateLimitKeyException failure) {

@@ -15,6 +15,7 @@ import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.autoconfigure.TierProperties;
 import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -63,7 +64,14 @@ final class RouteLimits {
         return RateLimitOperation.builder(description, name, spec).permits(taken)
                 .message(route.getMessage() == null ? "Too many requests" : route.getMessage())
                 .source("ratelimit.routes." + name).displayName(name).backendErrorPolicy(onBackendError)
-                .shadow(Boolean.TRUE.equals(route.getShadow())).policyName(policy).build();
+                .shadow(Boolean.TRUE.equals(route.getShadow())).policyName(policy).callerKey(callerKey(name, route))
+                .build();
+    }
+
+    /** How the route's callers are told apart by the actuator and {@code RateLimiters}; null without a key. */
+    private static CallerKey callerKey(String name, RouteProperties route) {
+        return route.getKey() == null || route.getKey().isBlank() ? null
+                : new CallerKey(route.getKey(), route.getKeyScope().logicalKey(name, ""));
     }
 
     /** The route's own values over the defaults: what a tier falls back to. */

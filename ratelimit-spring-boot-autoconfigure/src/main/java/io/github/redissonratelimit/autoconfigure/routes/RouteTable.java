@@ -16,6 +16,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 import org.springframework.web.util.pattern.PatternParseException;
 
 import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
+import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.autoconfigure.PolicyProperties;
 import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
@@ -45,6 +46,7 @@ public final class RouteTable {
                 routes.add(compile(name, withPolicy(name, route, policies), defaults, route.getPolicy()));
             }
         });
+        SharedKeys.requireOneLimitPerKey(routes);
         return new RouteTable(List.copyOf(routes));
     }
 
@@ -139,12 +141,17 @@ public final class RouteTable {
         route.getTiers().forEach((tier, values) -> tiers.put(tier, RouteLimits.operation(name, description + " tier '"
                 + tier + "'", prefix + "tiers." + tier + ".", route, values, RouteLimits.merged(route, defaults),
                 defaults, policy)));
+        if (route.getKeyScope() == KeyScope.SHARED && (route.getKey() == null || route.getKey().isBlank())) {
+            throw new InvalidConfigurationPropertyValueException(prefix + "key-scope", "shared", "the route has no "
+                    + "key, so it has one limiter named after it: set " + prefix + "key, or remove key-scope");
+        }
         if (!tiers.isEmpty() && route.getTier() == null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "tiers", tiers.keySet(),
                     "tiers are configured but no " + prefix + "tier expression picks one");
         }
         return new Route(name, List.copyOf(paths), Set.copyOf(methods), operation, Map.copyOf(tiers),
                 RouteExpression.parse(prefix + "key", route.getKey(), "remoteAddress or header['X-Api-Key']"),
+                route.getKeyScope(),
                 RouteExpression.parse(prefix + "cost", route.getCost(), "param['items'] or 2"),
                 RouteExpression.parse(prefix + "charge-when", route.getChargeWhen(), "#status == 401"),
                 RouteExpression.parse(prefix + "tier", route.getTier(), "header['X-Plan']"));
@@ -164,6 +171,7 @@ public final class RouteTable {
         merged.setPaths(route.getPaths());
         merged.setMethods(route.getMethods());
         merged.setKey(route.getKey());
+        merged.setKeyScope(route.getKeyScope());
         merged.setCost(route.getCost());
         merged.setChargeWhen(route.getChargeWhen());
         merged.setTier(route.getTier());

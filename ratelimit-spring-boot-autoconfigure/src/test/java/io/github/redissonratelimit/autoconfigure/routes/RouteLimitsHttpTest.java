@@ -264,7 +264,7 @@ class RouteLimitsHttpTest {
             Map<String, Object> problem = json.readValue(rejected.body(), new TypeReference<Map<String, Object>>() { });
             assertThat(problem).containsEntry("status", 429).containsEntry("title", "Too Many Requests")
                     .containsEntry("detail", "Too many requests").containsEntry("instance", "/api/hello");
-            assertThat(free("127.0.0.1")).as("the three grants, counted by Redis").isEqualTo(0L);
+            assertThat(free("api:127.0.0.1")).as("the three grants, counted by Redis").isEqualTo(0L);
             io.micrometer.core.instrument.MeterRegistry meters = context.getBean(
                     io.micrometer.core.instrument.MeterRegistry.class);
             assertThat(meters.get("ratelimit.requests").tag("limit", "api").tag("result", "allowed").counter().count())
@@ -276,7 +276,7 @@ class RouteLimitsHttpTest {
             String listing = send(context, "GET", "/actuator/ratelimits").body();
             assertThat(listing).contains("\"api\"", "\"login\"", "route 'api' [/api/**]");
             assertThat(send(context, "GET", "/actuator/ratelimits/api/127.0.0.1").body())
-                    .contains("\"key\":\"127.0.0.1\"", "\"availablePermits\":0");
+                    .contains("\"key\":\"api:127.0.0.1\"", "\"availablePermits\":0");
             assertThat(send(context, "DELETE", "/actuator/ratelimits/api/127.0.0.1").statusCode()).isEqualTo(200);
             assertThat(send(context, "GET", "/api/hello").statusCode()).as("after the reset").isEqualTo(200);
 
@@ -317,10 +317,10 @@ class RouteLimitsHttpTest {
             for (int i = 0; i < 5; i++) {
                 assertThat(send(context, "POST", "/login?user=ann&password=demo").statusCode()).isEqualTo(200);
             }
-            assertThat(awaitFree("login:ann:127.0.0.1", 2)).as("successes are given back").isEqualTo(2L);
+            assertThat(awaitFree("login:login:ann:127.0.0.1", 2)).as("successes are given back").isEqualTo(2L);
             assertThat(send(context, "POST", "/login?user=ann&password=guess").statusCode()).isEqualTo(401);
             assertThat(send(context, "POST", "/login?user=ann&password=guess").statusCode()).isEqualTo(401);
-            assertThat(free("login:ann:127.0.0.1")).isEqualTo(0L);
+            assertThat(free("login:login:ann:127.0.0.1")).isEqualTo(0L);
             assertThat(send(context, "POST", "/login?user=ann&password=demo").statusCode())
                     .as("two failures spend the limit: even the right password waits").isEqualTo(429);
             assertThat(send(context, "GET", "/login?user=ann&password=demo").statusCode())
@@ -329,7 +329,7 @@ class RouteLimitsHttpTest {
             for (int i = 0; i < 3; i++) {
                 assertThat(send(context, "POST", "/login-later?user=bea&password=demo").statusCode()).isEqualTo(200);
             }
-            assertThat(awaitFree("bea", 2)).as("an answer given later is settled when it ends").isEqualTo(2L);
+            assertThat(awaitFree("later:bea", 2)).as("an answer given later is settled when it ends").isEqualTo(2L);
             assertThat(send(context, "POST", "/login-later?user=bea&password=guess").statusCode()).isEqualTo(401);
             assertThat(send(context, "POST", "/login-later?user=bea&password=guess").statusCode()).isEqualTo(401);
             assertThat(send(context, "POST", "/login-later?user=bea&password=demo").statusCode()).isEqualTo(429);
@@ -341,7 +341,7 @@ class RouteLimitsHttpTest {
     void aRequestWithoutAKeyIsA400LoggedInOneLine(WebApplicationType type, CapturedOutput output) throws Exception {
         try (ConfigurableApplicationContext context = start(type)) {
             assertThat(send(context, "GET", "/keyed/7", "X-Api-Key", "k1").statusCode()).isEqualTo(200);
-            assertThat(free("7:k1")).isEqualTo(4L);
+            assertThat(free("keyed:7:k1")).isEqualTo(4L);
 
             HttpResponse<String> missing = send(context, "GET", "/keyed/7");
             assertThat(missing.statusCode()).as("no X-Api-Key: no key").isEqualTo(400);
@@ -358,7 +358,8 @@ class RouteLimitsHttpTest {
                 assertThat(send(context, "GET", "/keyed/8?n=2", "X-Api-Key", "k2", "X-Principal", "alice")
                         .statusCode()).as("shadow mode never refuses").isEqualTo(200);
             }
-            assertThat(free("user:alice")).as("keyed by the principal; cost 2 of rate 2 taken once").isEqualTo(0L);
+            assertThat(free("by-user:user:alice")).as("keyed by the principal; cost 2 of rate 2 taken once")
+                    .isEqualTo(0L);
         }
     }
 }
