@@ -59,6 +59,17 @@ class RateLimitMetricsRedisTest {
         }
     }
 
+    /** A dashboard shows the circuit closed and no skipped calls from the start, not "no data" until an outage. */
+    @Test
+    void theOutageMetersAreThereAtZeroBeforeAnyOutage() {
+        runner().run(context -> {
+            context.getBean(Inventory.class).count("c");
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("ratelimit.backend.circuit.open").gauge().value()).isZero();
+            assertThat(registry.get("ratelimit.backend.skipped").counter().count()).isZero();
+        });
+    }
+
     @Test
     void countsTheCallsNearTheLimitAtTheConfiguredShare() {
         runner().withPropertyValues("ratelimit.metrics.near-limit-share=0.5").run(context -> {
