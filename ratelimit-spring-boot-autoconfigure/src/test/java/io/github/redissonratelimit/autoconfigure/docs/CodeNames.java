@@ -61,14 +61,17 @@ final class CodeNames {
     final Set<String> endpoints;
     final Map<String, Set<String>> meterTags;
     final Set<String> results;
+    /** The constants each enum-valued property takes, by the property's last element ({@code on-config-change}). */
+    final Map<String, Set<String>> enumProperties;
 
     private CodeNames(Set<String> attributes, Map<String, Set<String>> enums, Set<String> endpoints,
-            Map<String, Set<String>> meterTags, Set<String> results) {
+            Map<String, Set<String>> meterTags, Set<String> results, Map<String, Set<String>> enumProperties) {
         this.attributes = attributes;
         this.enums = enums;
         this.endpoints = endpoints;
         this.meterTags = meterTags;
         this.results = results;
+        this.enumProperties = enumProperties;
     }
 
     static CodeNames read() {
@@ -77,9 +80,13 @@ final class CodeNames {
         Map<String, Set<String>> enums = new LinkedHashMap<>();
         Set<String> endpoints = new LinkedHashSet<>(BOOT_ENDPOINTS);
         Set<String> meterNames = new LinkedHashSet<>();
+        Map<String, Set<String>> enumProperties = new LinkedHashMap<>();
         for (Path source : sources()) {
             String text = read(source);
             enumsOf(source, text, enums);
+            if (source.getFileName().toString().endsWith("Properties.java")) {
+                enumPropertiesOf(source, text, enumProperties);
+            }
             ENDPOINT_ID.matcher(text).results().forEach(found -> endpoints.add(found.group(1)));
             if (source.toString().replace('\\', '/').matches(".*/metrics/[^/]+\\.java")) {
                 METER_NAME.matcher(text).results().forEach(found -> meterNames.add(found.group(1)));
@@ -87,7 +94,7 @@ final class CodeNames {
         }
         Set<String> results = Arrays.stream(RateLimitOutcome.Result.values()).map(RateLimitOutcome.Result::tag)
                 .collect(Collectors.toCollection(LinkedHashSet::new));
-        return new CodeNames(attributes, enums, endpoints, meterTags(meterNames), results);
+        return new CodeNames(attributes, enums, endpoints, meterTags(meterNames), results, enumProperties);
     }
 
     /** Whether {@code constant} is a constant of some public enum. */
@@ -134,6 +141,33 @@ final class CodeNames {
                     .addAll(meter.getId().getTags().stream().map(Tag::getKey).toList());
         }
         return tags;
+    }
+
+    /** The enum-valued fields of a properties class and its superclasses, by their names in kebab case. */
+    private static void enumPropertiesOf(Path source, String text, Map<String, Set<String>> enumProperties) {
+        Matcher packageName = PACKAGE.matcher(text);
+        if (!packageName.find()) {
+            return;
+        }
+        Class<?> type = load(packageName.group(1) + "." + source.getFileName().toString().replace(".java", ""), source);
+        for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+            for (java.lang.reflect.Field field : current.getDeclaredFields()) {
+                if (field.getType().isEnum()) {
+                    enumProperties.computeIfAbsent(field.getName().replaceAll("([A-Z])", "-$1").toLowerCase(),
+                            name -> new LinkedHashSet<>()).addAll(Arrays.stream(field.getType().getEnumConstants())
+                                    .map(constant -> ((Enum<?>) constant).name()).toList());
+                }
+            }
+        }
+    }
+
+    private static Class<?> load(String className, Path source) {
+        try {
+            return Class.forName(className, false, CodeNames.class.getClassLoader());
+        }
+        catch (ClassNotFoundException ex) {
+            throw new IllegalStateException(source + " declares no " + className, ex);
+        }
     }
 
     private static void enumsOf(Path source, String text, Map<String, Set<String>> enums) {

@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.docs;
 
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,12 +9,19 @@ import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+
 /**
  * Finds the names a page gives that the code does not have ({@link CodeNames}): {@code @RateLimit} attributes (in
  * {@code @RateLimit(...)}, spanning lines, and in tables headed {@code attribute}) and the enum constants they are
  * given, constants written {@code Type.CONSTANT} or as a {@code `CONSTANT_NAME`} code span, Actuator endpoint paths,
  * and meters: in tables headed {@code meter}, with tags ({@code ratelimit.requests{result="allowed"}}) or as
- * Prometheus names them ({@code ratelimit_requests_total}). Properties are {@code DocumentedPropertiesTest}'s.
+ * Prometheus names them ({@code ratelimit_requests_total}), and the values YAML and properties examples give to
+ * enum-valued {@code ratelimit.*} properties. Which properties exist is {@code DocumentedPropertiesTest}'s.
  */
 final class DocumentedNames {
 
@@ -39,6 +47,8 @@ final class DocumentedNames {
 
     private static final Pattern PROMETHEUS_SUFFIX = Pattern.compile(
             "(_seconds)?(_total|_count|_sum|_max|_bucket)?$");
+
+    private static final Pattern PROPERTIES_ENTRY = Pattern.compile("^\\s*([^#!\\s=:][^\\s=:]*)\\s*[=:]\\s*(.*?)\\s*$");
 
     private static final Pattern LABEL = Pattern.compile("(\\w+)\\s*(=~|!=|!~|=)\\s*\"?([^\",]*)\"?");
 
@@ -70,7 +80,56 @@ final class DocumentedNames {
             }
             meters(line, where, problems);
         }
+        propertyValues(page, lines, problems);
         return problems;
+    }
+
+    /** The values the YAML and properties examples give to enum-valued {@code ratelimit.*} properties. */
+    private void propertyValues(String page, List<String> lines, List<String> problems) {
+        for (String language : List.of("yaml", "yml")) {
+            for (MarkdownFiles.Block block : MarkdownFiles.blocks(lines, language)) {
+                for (Node document : new Yaml().composeAll(new StringReader(block.text()))) {
+                    leaves(document, new ArrayList<>(), (name, value) -> propertyValue(name, value.getValue(),
+                            page + ":" + (block.firstLine() + value.getStartMark().getLine()) + ": ", problems));
+                }
+            }
+        }
+        for (MarkdownFiles.Block block : MarkdownFiles.blocks(lines, "properties")) {
+            List<String> blockLines = block.text().lines().toList();
+            for (int i = 0; i < blockLines.size(); i++) {
+                Matcher entry = PROPERTIES_ENTRY.matcher(blockLines.get(i));
+                if (entry.matches()) {
+                    propertyValue(entry.group(1), entry.group(2), page + ":" + (block.firstLine() + i) + ": ", problems);
+                }
+            }
+        }
+    }
+
+    private void propertyValue(String name, String value, String where, List<String> problems) {
+        if (!name.startsWith("ratelimit.")) {
+            return;
+        }
+        String last = name.substring(name.lastIndexOf('.') + 1).replaceAll("([A-Z])", "-$1").toLowerCase();
+        Set<String> constants = code.enumProperties.get(last);
+        if (constants != null && !value.isBlank() && !value.contains("${")
+                && !constants.contains(value.strip().toUpperCase().replace('-', '_'))) {
+            problems.add(where + name + "=" + value.strip() + " is none of " + constants);
+        }
+    }
+
+    private static void leaves(Node node, List<String> path, BiConsumer<String, ScalarNode> found) {
+        if (node instanceof MappingNode mapping) {
+            for (NodeTuple entry : mapping.getValue()) {
+                if (entry.getKeyNode() instanceof ScalarNode key) {
+                    List<String> child = new ArrayList<>(path);
+                    child.addAll(List.of(key.getValue().split("\\.")));
+                    leaves(entry.getValueNode(), child, found);
+                }
+            }
+        }
+        else if (node instanceof ScalarNode scalar && !path.isEmpty()) {
+            found.accept(String.join(".", path), scalar);
+        }
     }
 
     private void tableRow(String table, String cell, String where, List<String> problems) {

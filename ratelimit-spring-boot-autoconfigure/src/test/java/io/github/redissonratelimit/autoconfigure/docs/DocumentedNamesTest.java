@@ -48,7 +48,19 @@ class DocumentedNamesTest {
                 "| `ratelimit.decisions` | counter |",
                 "`ratelimit.requests{limit=\"a\", outcome=\"allowed\"}`, `ratelimit.requests{result=\"granted\"}`",
                 "`rate(ratelimit_requests_total{result=\"allowed\"}[5m])`, `ratelimit_backend_latency_seconds_max`,",
-                "`ratelimit_near_limit_total`, `ratelimit_decisions_total`");
+                "`ratelimit_near_limit_total`, `ratelimit_decisions_total`",
+                "```yaml",
+                "ratelimit:",
+                "  on-config-change: reset",
+                "  policies:",
+                "    search:",
+                "      algorithm: leaky-bucket",
+                "      mode: per-client",
+                "```",
+                "```properties",
+                "ratelimit.defaults.mode=per-user",
+                "ratelimit.key-style=hash-tag",
+                "```");
 
         assertThat(names.check("page.md", page)).containsExactlyInAnyOrder(
                 "page.md:2: intervall is no @RateLimit attribute",
@@ -61,7 +73,10 @@ class DocumentedNamesTest {
                 "page.md:15: ratelimit.decisions is no meter",
                 "page.md:16: ratelimit.requests has no tag outcome",
                 "page.md:16: result=granted is no result of ratelimit.requests",
-                "page.md:18: ratelimit_decisions_total is no meter as Prometheus names it");
+                "page.md:18: ratelimit_decisions_total is no meter as Prometheus names it",
+                "page.md:24: ratelimit.policies.search.algorithm=leaky-bucket is none of [DEFAULT, SLIDING_WINDOW, "
+                        + "TOKEN_BUCKET, FIXED_WINDOW]",
+                "page.md:28: ratelimit.defaults.mode=per-user is none of [DEFAULT, OVERALL, PER_CLIENT]");
     }
 
     @Test
