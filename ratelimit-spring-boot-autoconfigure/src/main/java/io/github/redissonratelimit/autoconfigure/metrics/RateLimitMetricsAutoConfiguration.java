@@ -30,8 +30,9 @@ public final class RateLimitMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry, RateLimitProperties properties) {
-        return new RateLimitMetrics(meterRegistry, properties.getMetrics().getNearLimitShare());
+    RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry, ObjectProvider<RateLimitProperties> properties) {
+        return new RateLimitMetrics(meterRegistry,
+                properties.getIfAvailable(RateLimitProperties::new).getMetrics().getNearLimitShare());
     }
 
     @Bean
