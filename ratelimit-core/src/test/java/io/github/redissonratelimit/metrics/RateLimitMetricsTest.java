@@ -3,6 +3,7 @@ package io.github.redissonratelimit.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -21,7 +22,11 @@ import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.key.KeyExpressionParser;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSource;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -127,6 +132,20 @@ class RateLimitMetricsTest {
 
         assertThat(registry.get(RateLimitMetrics.NEAR_LIMIT).tag("limit", "export").counter().count())
                 .as("a burst of 4: the 3rd and 4th calls leave 1 and 0 tokens, fewer than half of 4").isEqualTo(2);
+    }
+
+    /** What an in-memory decision leaves is this instance's share of the rate, not the limit's. */
+    @Test
+    void decisionsInMemoryDuringAnOutageAreNotNearTheLimit() {
+        RateLimitMetrics metrics = new RateLimitMetrics(registry);
+        LimitSpec spec = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        for (RateLimitOutcome.Result result : List.of(RateLimitOutcome.Result.LOCAL_ALLOWED,
+                RateLimitOutcome.Result.ALLOWED)) {
+            metrics.onOutcomes(List.of(new RateLimitOutcome("search", "search", "u", "rate_limit:{u}", spec, 1, result,
+                    Duration.ZERO, Duration.ofMillis(1), null, new LimitState(0, Duration.ZERO))));
+        }
+
+        assertThat(registry.get(RateLimitMetrics.NEAR_LIMIT).tag("limit", "search").counter().count()).isEqualTo(1);
     }
 
     @Test
