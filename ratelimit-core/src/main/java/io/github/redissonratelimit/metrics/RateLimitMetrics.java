@@ -19,7 +19,11 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * ({@code allowed}, {@code rejected}, {@code error}, and, for limits in shadow mode only, {@code shadow_rejected}:
  * the limit would have rejected the call, which ran);</li>
  * <li>timer {@value #BACKEND_LATENCY}, tag {@code limit}: how long asking Redis took, waiting
- * ({@code waitTimeout}) included.</li>
+ * ({@code waitTimeout}) included;</li>
+ * <li>counter {@value #NEAR_LIMIT}, tag {@code limit}: decisions Redis allowed that left less than the near-limit
+ * share of the limit's capacity (its rate, a token bucket's burst) free, read from the permits left that the
+ * decision itself reports. Decisions made in memory during an outage are not counted: what they leave is this
+ * instance's share, not the limit's.</li>
  * </ul>
  * A grant given back because a later limit rejected the call still counts as {@code allowed} for its
  * limit. The {@code limit} tag takes one value per declared limit, never per key.
@@ -28,12 +32,29 @@ public final class RateLimitMetrics implements RateLimitListener {
 
     public static final String REQUESTS = "ratelimit.requests";
     public static final String BACKEND_LATENCY = "ratelimit.backend.latency";
+    public static final String NEAR_LIMIT = "ratelimit.near.limit";
+
+    /** As Envoy's ratelimit counts {@code near_limit}: decisions that reach 80 % of the limit. */
+    public static final double DEFAULT_NEAR_LIMIT_SHARE = 0.2;
 
     private final MeterRegistry registry;
+    private final double nearLimitShare;
     private final Map<String, Meters> meters = new ConcurrentHashMap<>();
 
     public RateLimitMetrics(MeterRegistry registry) {
+        this(registry, DEFAULT_NEAR_LIMIT_SHARE);
+    }
+
+    /**
+     * @param nearLimitShare an allowed decision that leaves fewer permits free than this share of the limit's
+     * capacity counts as near the limit; 0 counts none (and registers no {@value #NEAR_LIMIT} meter)
+     */
+    public RateLimitMetrics(MeterRegistry registry, double nearLimitShare) {
+        if (!(nearLimitShare >= 0 && nearLimitShare <= 1)) {
+            throw new IllegalArgumentException("nearLimitShare must be between 0 and 1 but was " + nearLimitShare);
+        }
         this.registry = registry;
+        this.nearLimitShare = nearLimitShare;
     }
 
     @Override
@@ -42,7 +63,15 @@ public final class RateLimitMetrics implements RateLimitListener {
             Meters limit = meters.computeIfAbsent(outcome.limitName(), this::register);
             limit.requests(outcome).increment();
             limit.latency().record(outcome.latency());
+            if (limit.nearLimit() != null && nearLimit(outcome)) {
+                limit.nearLimit().increment();
+            }
         }
+    }
+
+    private boolean nearLimit(RateLimitOutcome outcome) {
+        return outcome.result() == RateLimitOutcome.Result.ALLOWED && outcome.state() != null
+                && outcome.state().available() < nearLimitShare * outcome.limit().capacity();
     }
 
     /**
@@ -62,7 +91,11 @@ public final class RateLimitMetrics implements RateLimitListener {
                 .description("Time taken to ask Redis for permits, waiting included")
                 .tag("limit", limit)
                 .register(registry);
-        return new Meters(requests, latency);
+        Counter nearLimit = nearLimitShare == 0 ? null : Counter.builder(NEAR_LIMIT)
+                .description("Allowed calls that left less than the near-limit share of the limit free")
+                .tag("limit", limit)
+                .register(registry);
+        return new Meters(requests, latency, nearLimit);
     }
 
     private Counter counter(String limit, RateLimitOutcome.Result result) {
@@ -76,10 +109,12 @@ public final class RateLimitMetrics implements RateLimitListener {
 
         private final AtomicReferenceArray<Counter> counters;
         private final Timer latency;
+        private final Counter nearLimit;
 
-        Meters(AtomicReferenceArray<Counter> counters, Timer latency) {
+        Meters(AtomicReferenceArray<Counter> counters, Timer latency, Counter nearLimit) {
             this.counters = counters;
             this.latency = latency;
+            this.nearLimit = nearLimit;
         }
 
         /** The counter of the outcome's result, registered at its first use (registering twice gives one). */
@@ -95,6 +130,11 @@ public final class RateLimitMetrics implements RateLimitListener {
 
         Timer latency() {
             return latency;
+        }
+
+        /** Null when the near-limit share is 0. */
+        Counter nearLimit() {
+            return nearLimit;
         }
     }
 }

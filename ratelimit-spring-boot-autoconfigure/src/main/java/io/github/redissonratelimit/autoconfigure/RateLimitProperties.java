@@ -16,7 +16,7 @@ import io.github.redissonratelimit.redis.LimiterClock;
 
 /**
  * Configuration of {@code @RateLimit}, with its groups in {@link LimitProperties} (defaults), {@link PolicyProperties},
- * {@link LocalRejectionProperties}, {@link PipeliningProperties} and {@link HeadersProperties}, and what happens while
+ * {@link LocalRejectionProperties}, {@link PipeliningProperties}, {@link HeadersProperties} and {@link MetricsProperties}, and what happens while
  * Redis gives no decision in {@link RateLimitOutageProperties}. Validates itself when bound ({@link #validate(Object, Errors)}): wrong values fail
  * startup, all reported at once, each with a message that names the property, the value and what is expected.
  */
@@ -139,6 +139,12 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
     @NestedConfigurationProperty
     private final HeadersProperties headers = new HeadersProperties();
 
+    /**
+     * What the Micrometer meters of the decisions count.
+     */
+    @NestedConfigurationProperty
+    private final MetricsProperties metrics = new MetricsProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -259,6 +265,10 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
         return headers;
     }
 
+    public MetricsProperties getMetrics() {
+        return metrics;
+    }
+
     @Override
     public boolean supports(Class<?> type) {
         return RateLimitProperties.class.isAssignableFrom(type);
@@ -289,5 +299,6 @@ public class RateLimitProperties extends RateLimitOutageProperties implements Va
         errors.group("localRejection", localRejection::validate);
         errors.group("pipelining", pipelining::validate);
         errors.group("headers", headers::validate);
+        errors.group("metrics", metrics::validate);
     }
 }

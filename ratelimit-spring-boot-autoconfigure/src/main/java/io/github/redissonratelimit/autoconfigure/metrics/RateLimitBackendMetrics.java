@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
 
 import io.github.redissonratelimit.outcome.RateLimitListener;
@@ -19,9 +20,10 @@ import io.github.redissonratelimit.outcome.CircuitState;
  * give in time, tagged with the exception), {@code ratelimit.backend.skipped} (calls that did not try
  * Redis because the circuit was open) and the gauge {@code ratelimit.backend.circuit.open} (1 while Redis, or on a
  * Redis Cluster any master, is skipped or probed, else 0). The registry is looked up on first use, so that this listener can be
- * created before the application's {@link MeterRegistry}.
+ * created before the application's {@link MeterRegistry}; as a {@link MeterBinder}, Spring Boot also hands it the
+ * registry when that is created, so that the gauge and the skip counter are there, at 0, before the first outage.
  */
-public final class RateLimitBackendMetrics implements RateLimitListener {
+public final class RateLimitBackendMetrics implements RateLimitListener, MeterBinder {
 
     private final ObjectProvider<MeterRegistry> registries;
     private final AtomicInteger open = new AtomicInteger();
@@ -52,9 +54,20 @@ public final class RateLimitBackendMetrics implements RateLimitListener {
     public void onBackendSkipped(String limiterName) {
         MeterRegistry meters = registry();
         if (meters != null) {
-            Counter.builder("ratelimit.backend.skipped")
-                    .description("Rate limited calls that did not try Redis because it failed repeatedly")
-                    .register(meters).increment();
+            skipped(meters).increment();
+        }
+    }
+
+    private static Counter skipped(MeterRegistry meters) {
+        return Counter.builder("ratelimit.backend.skipped")
+                .description("Rate limited calls that did not try Redis because it failed repeatedly")
+                .register(meters);
+    }
+
+    @Override
+    public synchronized void bindTo(MeterRegistry meters) {
+        if (registry == null) {
+            register(meters);
         }
     }
 
@@ -79,14 +92,19 @@ public final class RateLimitBackendMetrics implements RateLimitListener {
                 if (current == null) {
                     current = registries.getIfUnique();
                     if (current != null) {
-                        Gauge.builder("ratelimit.backend.circuit.open", open, AtomicInteger::get)
-                                .description("1 while Redis is skipped after repeated failures, else 0")
-                                .register(current);
-                        registry = current;
+                        register(current);
                     }
                 }
             }
         }
         return current;
+    }
+
+    private void register(MeterRegistry meters) {
+        Gauge.builder("ratelimit.backend.circuit.open", open, AtomicInteger::get)
+                .description("1 while Redis is skipped after repeated failures, else 0")
+                .register(meters);
+        skipped(meters);
+        registry = meters;
     }
 }

@@ -9,14 +9,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
 
 /**
  * The rate limiter's meters in the application's {@link MeterRegistry}, when Micrometer is present and the rate
- * limiter is active: {@code ratelimit.requests} and {@code ratelimit.backend.latency} ({@link RateLimitMetrics},
- * told every decision) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
+ * limiter is active: {@code ratelimit.requests}, {@code ratelimit.backend.latency} and {@code ratelimit.near.limit}
+ * ({@link RateLimitMetrics}, told every decision, near the limit below {@code ratelimit.metrics.near-limit-share}) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
  * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages), and the
  * {@code ratelimit.local.*} meters of the local outage policy ({@link LocalFallbackMetrics}).
  */
@@ -29,8 +30,9 @@ public final class RateLimitMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry) {
-        return new RateLimitMetrics(meterRegistry);
+    RateLimitMetrics rateLimitMetrics(MeterRegistry meterRegistry, ObjectProvider<RateLimitProperties> properties) {
+        return new RateLimitMetrics(meterRegistry,
+                properties.getIfAvailable(RateLimitProperties::new).getMetrics().getNearLimitShare());
     }
 
     @Bean

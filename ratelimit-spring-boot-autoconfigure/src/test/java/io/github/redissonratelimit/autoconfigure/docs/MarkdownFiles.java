@@ -36,6 +36,13 @@ public final class MarkdownFiles {
         return files;
     }
 
+    /** The pages for users: README.md and docs/*.md but the maintainers' benchmarks.md, performance.md and releasing.md. */
+    public static List<Path> userPages() {
+        return userDocs().stream().filter(file -> !file.getFileName().toString().equals("CONTRIBUTING.md")
+                && !List.of("benchmarks.md", "performance.md", "releasing.md").contains(file.getFileName().toString()))
+                .toList();
+    }
+
     public static List<String> lines(Path file) {
         try {
             return Files.readAllLines(file);

@@ -37,6 +37,15 @@ class RateLimitMetricsAutoConfigurationTest {
     }
 
     @Test
+    void aNearLimitShareOutsideZeroToOneFailsStartupNamingTheProperty() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withPropertyValues("ratelimit.metrics.near-limit-share=80")
+                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
+                        "ratelimit.metrics.near-limit-share must be between 0 (no near-limit meter) and 1 but was 80.0; "
+                                + "0.2 counts the calls that reach 80 % of a limit"));
+    }
+
+    @Test
     void backsOffWithoutARegistry() {
         runner.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(RateLimitMetrics.class)
                 .doesNotHaveBean(RateLimitBackendMetrics.class).hasSingleBean(RateLimitInterceptor.class));

@@ -52,6 +52,50 @@ class RateLimitMetricsRedisTest {
         public int count(String sku) {
             return 7;
         }
+
+        @RateLimit(name = "restock", key = "'restock:' + #sku", rate = 4, interval = 60)
+        public int restock(String sku) {
+            return 4;
+        }
+    }
+
+    /** A dashboard shows the circuit closed and no skipped calls from the start, not "no data" until an outage. */
+    @Test
+    void theOutageMetersAreThereAtZeroBeforeAnyOutage() {
+        runner().run(context -> {
+            context.getBean(Inventory.class).count("c");
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("ratelimit.backend.circuit.open").gauge().value()).isZero();
+            assertThat(registry.get("ratelimit.backend.skipped").counter().count()).isZero();
+        });
+    }
+
+    @Test
+    void countsTheCallsNearTheLimitAtTheConfiguredShare() {
+        runner().withPropertyValues("ratelimit.metrics.near-limit-share=0.5").run(context -> {
+            Inventory inventory = context.getBean(Inventory.class);
+            for (int i = 0; i < 4; i++) {
+                inventory.restock("a");
+            }
+            assertThatThrownBy(() -> inventory.restock("a")).isInstanceOf(RateLimitExceededException.class);
+
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get(RateLimitMetrics.NEAR_LIMIT).tag("limit", "restock").counter().count())
+                    .as("of 4, the 3rd and 4th calls leave 1 and 0, less than half; the rejection is not counted")
+                    .isEqualTo(2);
+        });
+        runner().run(context -> {
+            Inventory inventory = context.getBean(Inventory.class);
+            inventory.restock("b");
+            inventory.restock("b");
+            inventory.restock("b");
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get(RateLimitMetrics.NEAR_LIMIT).tag("limit", "restock").counter().count())
+                    .as("by default less than 20 %% of 4 left: none after 3 of 4").isZero();
+            inventory.restock("b");
+            assertThat(registry.get(RateLimitMetrics.NEAR_LIMIT).tag("limit", "restock").counter().count())
+                    .isEqualTo(1);
+        });
     }
 
     @Test
