@@ -2,8 +2,12 @@ package io.github.redissonratelimit.gateway;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** {@code ratelimit.gateway.*}: how the gateway answers a request its rate limiter refused. */
-@ConfigurationProperties("ratelimit.gateway")
+/**
+ * {@code spring.cloud.gateway.server.webflux.redisson-rate-limiter.*}, beside the gateway's settings of its own
+ * limiters: how a request that {@link RedissonRouteRateLimiter} refused is answered. Not under {@code ratelimit.*},
+ * whose names the starter checks against its own properties.
+ */
+@ConfigurationProperties("spring.cloud.gateway.server.webflux.redisson-rate-limiter")
 public class RateLimitGatewayProperties {
 
     /**
