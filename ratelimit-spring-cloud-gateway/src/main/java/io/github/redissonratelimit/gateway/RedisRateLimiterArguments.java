@@ -24,31 +24,35 @@ public class RedisRateLimiterArguments {
         return replenishRate;
     }
 
-    public void setReplenishRate(int replenishRate) {
+    public RedisRateLimiterArguments setReplenishRate(int replenishRate) {
         this.replenishRate = replenishRate;
+        return this;
     }
 
     public int getBurstCapacity() {
         return burstCapacity;
     }
 
-    public void setBurstCapacity(int burstCapacity) {
+    public RedisRateLimiterArguments setBurstCapacity(int burstCapacity) {
         this.burstCapacity = burstCapacity;
+        return this;
     }
 
     public int getRequestedTokens() {
         return requestedTokens;
     }
 
-    public void setRequestedTokens(int requestedTokens) {
+    public RedisRateLimiterArguments setRequestedTokens(int requestedTokens) {
         this.requestedTokens = requestedTokens;
+        return this;
     }
 
     /**
-     * The route's limit: a token bucket of the burst capacity, refilled at the replenish rate per second.
+     * The route's limit: a token bucket of the burst capacity, refilled at the replenish rate per second; for a
+     * route configured in Java, put it in {@code redissonRouteRateLimiter.getConfig()} under the route's id.
      * @throws IllegalArgumentException naming the route and the argument at fault
      */
-    RedissonRouteRateLimiter.Config toConfig(String routeId) {
+    public RedissonRouteRateLimiter.Config toConfig(String routeId) {
         require(replenishRate >= 1, routeId, "replenish-rate", "must be at least 1 but was " + replenishRate);
         require(burstCapacity >= 0, routeId, "burst-capacity", "must be at least 0 but was " + burstCapacity);
         require(requestedTokens >= 1, routeId, "requested-tokens", "must be at least 1 but was " + requestedTokens);
