@@ -15,7 +15,9 @@ public class HeadersProperties {
 
     /**
      * Which headers: 'ietf' for 'RateLimit-Policy' and 'RateLimit' (draft-ietf-httpapi-ratelimit-headers),
-     * 'legacy' for 'X-RateLimit-Limit', 'X-RateLimit-Remaining' and 'X-RateLimit-Reset'.
+     * 'legacy' for 'X-RateLimit-Limit', 'X-RateLimit-Remaining' and 'X-RateLimit-Reset', 'gateway' for the ietf
+     * headers and beside them Spring Cloud Gateway's 'X-RateLimit-Remaining', 'X-RateLimit-Replenish-Rate',
+     * 'X-RateLimit-Burst-Capacity' and 'X-RateLimit-Requested-Tokens'.
      */
     private RateLimitHeaderStyle style = RateLimitHeaderStyle.IETF;
 

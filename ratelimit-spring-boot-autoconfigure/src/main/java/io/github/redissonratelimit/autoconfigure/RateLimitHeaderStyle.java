@@ -7,5 +7,12 @@ public enum RateLimitHeaderStyle {
     IETF,
 
     /** {@code X-RateLimit-Limit}, {@code X-RateLimit-Remaining} and {@code X-RateLimit-Reset}. */
-    LEGACY
+    LEGACY,
+
+    /**
+     * The IETF fields, and beside them the headers of Spring Cloud Gateway's {@code RedisRateLimiter} for clients
+     * that read those: {@code X-RateLimit-Remaining}, {@code X-RateLimit-Replenish-Rate},
+     * {@code X-RateLimit-Burst-Capacity} and {@code X-RateLimit-Requested-Tokens}.
+     */
+    GATEWAY
 }

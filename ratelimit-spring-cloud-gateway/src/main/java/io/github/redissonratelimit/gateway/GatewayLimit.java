@@ -1,6 +1,11 @@
 package io.github.redissonratelimit.gateway;
 
 import java.time.Duration;
+import java.util.Set;
+
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
@@ -21,7 +26,7 @@ final class GatewayLimit {
 
     /** @throws IllegalArgumentException naming the route and the argument at fault */
     static RateLimitOperation operation(RedissonRouteRateLimiter.Config config, String routeId) {
-        String limitName = config.getName() != null && !config.getName().isBlank() ? config.getName() : routeId;
+        String limitName = RedissonRouteRateLimiter.limitName(config, routeId);
         LimitSpec spec = spec(config, routeId);
         long taken = config.getPermits() == 0 ? 1 : config.getPermits();
         if (taken < 1 || taken > spec.capacity()) {
@@ -45,7 +50,19 @@ final class GatewayLimit {
                 .setPermits(values.getPermits() > 0 ? values.getPermits() : config.getPermits())
                 .setMode(config.getMode()).setOnBackendError(config.getOnBackendError()).setShadow(config.isShadow())
                 .setAlgorithm(config.getAlgorithm()).setCalendar(config.getCalendar()).setZone(config.getZone())
-                .setBurst(values.getBurst() > 0 ? values.getBurst() : config.getBurst());
+                .setBurst(values.getBurst() > 0 ? values.getBurst() : config.getBurst()).setKeyScope(config.getKeyScope());
+    }
+
+    static Expression tierExpression(String tier) {
+        return new SpelExpressionParser().parseExpression(tier);
+    }
+
+    /** The tier {@code expression} gives {@code key}, when it is one of {@code tiers}; else null. */
+    static String tierOf(Expression expression, String key, Set<String> tiers) {
+        SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods().build();
+        context.setVariable("key", key);
+        Object value = expression.getValue(context);
+        return value != null && tiers.contains(value.toString()) ? value.toString() : null;
     }
 
     private static LimitSpec spec(RedissonRouteRateLimiter.Config config, String routeId) {

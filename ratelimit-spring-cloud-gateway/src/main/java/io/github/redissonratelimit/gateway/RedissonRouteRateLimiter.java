@@ -4,27 +4,21 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import org.springframework.cloud.gateway.event.FilterArgsEvent;
 import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 import org.springframework.expression.Expression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.SimpleEvaluationContext;
-import org.springframework.http.HttpHeaders;
 
-import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
-import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
-import io.github.redissonratelimit.interceptor.RateLimitDecision;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import reactor.core.publisher.Mono;
 
@@ -34,7 +28,9 @@ import reactor.core.publisher.Mono;
  * stamped with Redis's clock, the outage policy, live reset and override by the route's limit name, metrics and the
  * IETF {@code RateLimit} headers. Each route's limit comes from
  * the filter's arguments ({@code redisson-rate-limiter.rate}, {@code .interval}, {@code .algorithm}, ...) or from
- * {@link #getConfig()}; the key is what the filter's {@code KeyResolver} gives.
+ * {@link #getConfig()}, or from Spring Cloud Gateway's {@code redis-rate-limiter.*} arguments
+ * ({@link RedisRateLimiterArguments}); the key is what the filter's {@code KeyResolver} gives, counted in the route's
+ * own limiter unless {@code key-scope} is {@code shared}.
  */
 public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteRateLimiter.Config> {
 
@@ -42,52 +38,61 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
     public static final String CONFIGURATION_PROPERTY_NAME = "redisson-rate-limiter";
 
     private final RateLimitDecider decider;
-    private final RateLimitHeaders headers;
-    private final Consumer<List<RateLimitOperation>> declare;
-    private final Map<String, RateLimitOperation> operations = new ConcurrentHashMap<>();
+    private final GatewayAnswers answers;
+    private final ConfigurationService configurationService;
+    private final EmptyKeys emptyKeys;
+    private final RouteOperations operations;
 
-    /**
-     * @param headers null: no rate limit headers
-     * @param declare told each route's limit once, so that it is listed, reset and overridden by name
-     */
-    public RedissonRouteRateLimiter(RateLimitDecider decider, RateLimitHeaders headers,
-            Consumer<List<RateLimitOperation>> declare, ConfigurationService configurationService) {
+    /** @param declare told each route's limit once, so that it is listed, reset and overridden by name */
+    RedissonRouteRateLimiter(RateLimitDecider decider, GatewayAnswers answers, Consumer<List<RateLimitOperation>> declare,
+            ConfigurationService configurationService, EmptyKeys emptyKeys) {
         super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
         this.decider = decider;
-        this.headers = headers;
-        this.declare = declare;
+        this.answers = answers;
+        this.operations = new RouteOperations(declare);
+        this.configurationService = configurationService;
+        this.emptyKeys = emptyKeys;
+    }
+
+    /**
+     * Binds a route's {@code redisson-rate-limiter.*} arguments, or Spring Cloud Gateway's
+     * {@code redis-rate-limiter.*} ones as a token bucket ({@link RouteArguments}); a limit that cannot work is
+     * refused naming the route and the argument: the route is not built, and {@link RouteLimitCheck} fails startup.
+     */
+    @Override
+    public void onApplicationEvent(FilterArgsEvent event) {
+        Config config = RouteArguments.bind(event.getRouteId(), event.getArgs(), configurationService);
+        if (config != null) {
+            emptyKeys.route(event.getRouteId(), event.getArgs());
+            getConfig().put(event.getRouteId(), config);
+        }
+    }
+
+    /** Refuses, naming the route and the argument, a configured limit that cannot work ({@link RouteArguments}). */
+    void checkAll() {
+        RouteArguments.checkAll(getConfig());
     }
 
     @Override
     public Mono<Response> isAllowed(String routeId, String id) {
-        RateLimitOperation operation;
-        try {
-            operation = operationOf(routeId, id);
-        }
-        catch (RuntimeException ex) {
-            return Mono.error(ex);
-        }
-        return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, id,
-                operation.permits())))).map(this::response);
+        return Mono.deferContextual(context -> {
+            RefusalSlot slot = context.getOrDefault(RefusalSlot.class, null);
+            Config config = configOf(routeId);
+            String limitName = limitName(config, routeId);
+            if (id == null || id.isBlank()) {
+                return Mono.just(answers.noKey(routeId, limitName, emptyKeys.refusal(routeId), slot));
+            }
+            if (config.refusesAll() != null) {
+                return Mono.just(answers.refusedAll(limitName, config, slot));
+            }
+            RateLimitOperation operation = operations.of(routeId, config, id);
+            String key = config.getKeyScope().logicalKey(operation.name(), id);
+            return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, key,
+                    operation.permits())))).map(decision -> answers.decided(decision, slot));
+        });
     }
 
-    private Response response(RateLimitDecision decision) {
-        decision.notifyListeners(null);
-        Map<String, String> rendered = new java.util.LinkedHashMap<>();
-        if (headers != null) {
-            ResponseLimits limits = new ResponseLimits();
-            limits.addAll(decision.outcomes());
-            rendered.putAll(headers.render(limits.entries()));
-        }
-        RateLimitExceededException rejection = decision.rejection();
-        if (rejection != null) {
-            rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(rejection.getRetryAfterSeconds()));
-        }
-        return new Response(decision.passed(), rendered);
-    }
-
-    /** The route's limit for the key's tier, built once per route, configuration and tier. */
-    private RateLimitOperation operationOf(String routeId, String id) {
+    private Config configOf(String routeId) {
         Config config = getConfig().get(routeId);
         if (config == null) {
             config = getConfig().get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
@@ -96,18 +101,11 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             throw new IllegalArgumentException("No " + CONFIGURATION_PROPERTY_NAME + " configuration for route '"
                     + routeId + "': set its filter's " + CONFIGURATION_PROPERTY_NAME + ".rate (and interval)");
         }
-        String tier = config.tierOf(id);
-        Config current = tier == null ? config : config.forTier(tier);
-        String key = routeId + '\u0000' + current;
-        RateLimitOperation operation = operations.get(key);
-        if (operation == null) {
-            operation = operations.computeIfAbsent(key, ignored -> {
-                RateLimitOperation built = GatewayLimit.operation(current, routeId);
-                declare.accept(List.of(built));
-                return built;
-            });
-        }
-        return operation;
+        return config;
+    }
+
+    static String limitName(Config config, String routeId) {
+        return config.getName() != null && !config.getName().isBlank() ? config.getName() : routeId;
     }
 
     /** One route's limit: {@code redisson-rate-limiter.*} in the filter's arguments. */
@@ -130,7 +128,18 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         private ZoneId zone;
         private String tier;
         private Map<String, Config> tiers = new java.util.LinkedHashMap<>();
+        private KeyScope keyScope = KeyScope.ROUTE;
         private volatile Expression tierExpression;
+        /** Null, or why the route refuses every request (a Spring Cloud Gateway bucket smaller than a request). */
+        private String refusesAll;
+
+        void refuseAll(String reason) {
+            this.refusesAll = reason;
+        }
+
+        String refusesAll() {
+            return refusesAll;
+        }
 
         /** The tier {@link #setTier tier} gives the key, when {@link #setTiers tiers} configures it; else null. */
         String tierOf(String key) {
@@ -139,14 +148,10 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             }
             Expression expression = tierExpression;
             if (expression == null) {
-                expression = new SpelExpressionParser().parseExpression(tier);
+                expression = GatewayLimit.tierExpression(tier);
                 tierExpression = expression;
             }
-            SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods()
-                    .build();
-            context.setVariable("key", key);
-            Object value = expression.getValue(context);
-            return value != null && tiers.containsKey(value.toString()) ? value.toString() : null;
+            return GatewayLimit.tierOf(expression, key, tiers.keySet());
         }
 
         /** This limit with the values {@code tiers.<tier>} sets. */
@@ -285,12 +290,26 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             return this;
         }
 
+        public KeyScope getKeyScope() {
+            return keyScope;
+        }
+
+        /**
+         * Whose limiter a key counts in: {@code route} (the default), the route's own, keyed by its limit name and the
+         * key, so that two routes with one {@code KeyResolver} count apart (routes that set the same {@code name}
+         * share it); {@code shared}, the key alone, shared with every route whose key is the same.
+         */
+        public Config setKeyScope(KeyScope keyScope) {
+            this.keyScope = keyScope;
+            return this;
+        }
+
         @Override
         public String toString() {
             return "[name=" + name + ", rate=" + rate + ", interval=" + interval + ", permits=" + permits + ", mode="
                     + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + ", algorithm=" + algorithm
                     + ", burst=" + burst + ", calendar=" + calendar + ", zone=" + zone + ", tier=" + tier + ", tiers="
-                    + tiers + "]";
+                    + tiers + ", keyScope=" + keyScope + (refusesAll == null ? "" : ", refuses every request") + "]";
         }
     }
 }

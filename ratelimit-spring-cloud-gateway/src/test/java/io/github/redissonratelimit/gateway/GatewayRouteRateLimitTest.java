@@ -145,7 +145,7 @@ class GatewayRouteRateLimitTest {
         assertThat(rejected.headers().firstValue("Retry-After")).hasValueSatisfying(
                 seconds -> assertThat(Long.parseLong(seconds)).isBetween(55L, 60L));
         assertThat(backendHits).as("the rejected request never reached the backend").hasValue(3);
-        assertThat(free("ann")).as("three grants, counted in Redis").isEqualTo(0L);
+        assertThat(free("gateway-orders:ann")).as("three grants, counted in Redis in the route's own limiter").isEqualTo(0L);
 
         assertThat(get("/orders/1", "bob").statusCode()).as("another key").isEqualTo(200);
         assertThat(gateway.getBean(io.github.redissonratelimit.operation.RateLimitOperationSource.class)

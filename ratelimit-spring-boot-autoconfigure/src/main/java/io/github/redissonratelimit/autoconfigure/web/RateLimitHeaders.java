@@ -38,8 +38,25 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
  * permits left, else the first: {@code X-RateLimit-Limit} (its {@code q}), {@code X-RateLimit-Remaining} and
  * {@code X-RateLimit-Reset} (seconds) when known.
+ *
+ * <p>Gateway style is the IETF style and, for the same one limit as the legacy style, the headers of Spring Cloud
+ * Gateway's {@code RedisRateLimiter}: {@code X-RateLimit-Remaining} (the permits left, when known),
+ * {@code X-RateLimit-Replenish-Rate} (the rate), {@code X-RateLimit-Burst-Capacity} (a token bucket's burst, else
+ * the rate) and {@code X-RateLimit-Requested-Tokens} (the permits the call asked for).
  */
 public final class RateLimitHeaders {
+
+    /** Spring Cloud Gateway's header of the permits left (gateway style). */
+    public static final String GATEWAY_REMAINING_HEADER = "X-RateLimit-Remaining";
+
+    /** Spring Cloud Gateway's header of the rate (gateway style). */
+    public static final String GATEWAY_REPLENISH_RATE_HEADER = "X-RateLimit-Replenish-Rate";
+
+    /** Spring Cloud Gateway's header of the burst (gateway style). */
+    public static final String GATEWAY_BURST_CAPACITY_HEADER = "X-RateLimit-Burst-Capacity";
+
+    /** Spring Cloud Gateway's header of the permits the call asked for (gateway style). */
+    public static final String GATEWAY_REQUESTED_TOKENS_HEADER = "X-RateLimit-Requested-Tokens";
 
     private final RateLimitHeaderStyle style;
     private final boolean remaining;
@@ -76,6 +93,9 @@ public final class RateLimitHeaders {
         else {
             renderIetf(entries, headers);
         }
+        if (style == RateLimitHeaderStyle.GATEWAY) {
+            renderGateway(entries, headers);
+        }
         return headers;
     }
 
@@ -98,17 +118,34 @@ public final class RateLimitHeaders {
     }
 
     private void renderLegacy(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
-        List<ResponseLimits.Entry> all = new ArrayList<>(entries);
-        Optional<ResponseLimits.Entry> rejected = all.stream().filter(entry -> entry.outcome().rejected()).findFirst();
-        ResponseLimits.Entry tightest = rejected.orElseGet(() -> all.stream().filter(entry -> remaining(entry) != null)
-                .min(Comparator.comparingLong(entry -> remaining(entry).permits()))
-                .orElse(all.get(0)));
+        ResponseLimits.Entry tightest = tightest(entries);
         headers.put(legacyLimitHeader, Long.toString(QuotaPolicy.quota(tightest.outcome().limit())));
         Remaining left = remaining(tightest);
         if (left != null) {
             headers.put(legacyRemainingHeader, Long.toString(left.permits()));
             headers.put(legacyResetHeader, Long.toString(left.resetSeconds()));
         }
+    }
+
+    private void renderGateway(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
+        ResponseLimits.Entry tightest = tightest(entries);
+        RateLimitOutcome outcome = tightest.outcome();
+        Remaining left = remaining(tightest);
+        if (left != null) {
+            headers.put(GATEWAY_REMAINING_HEADER, Long.toString(left.permits()));
+        }
+        headers.put(GATEWAY_REPLENISH_RATE_HEADER, Long.toString(outcome.limit().rate()));
+        headers.put(GATEWAY_BURST_CAPACITY_HEADER, Long.toString(outcome.limit().capacity()));
+        headers.put(GATEWAY_REQUESTED_TOKENS_HEADER, Long.toString(outcome.permits()));
+    }
+
+    /** The limit that rejected the call, else the one with the fewest permits left, else the first. */
+    private ResponseLimits.Entry tightest(Collection<ResponseLimits.Entry> entries) {
+        List<ResponseLimits.Entry> all = new ArrayList<>(entries);
+        Optional<ResponseLimits.Entry> rejected = all.stream().filter(entry -> entry.outcome().rejected()).findFirst();
+        return rejected.orElseGet(() -> all.stream().filter(entry -> remaining(entry) != null)
+                .min(Comparator.comparingLong(entry -> remaining(entry).permits()))
+                .orElse(all.get(0)));
     }
 
     /**

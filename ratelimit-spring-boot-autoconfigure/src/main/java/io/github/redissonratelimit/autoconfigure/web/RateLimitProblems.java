@@ -115,6 +115,37 @@ public final class RateLimitProblems {
         return LogSafe.text("Answered " + method + " " + path + " with 400: " + ex.getMessage());
     }
 
+    /**
+     * The problem as RFC 9457 JSON ({@code type}, {@code title}, {@code status}, {@code detail}, {@code instance}),
+     * for an answer written without the application's message converters (a gateway or web filter).
+     */
+    public static String json(ProblemDetail problem) {
+        StringBuilder json = new StringBuilder(200).append('{');
+        field(json, "type", problem.getType() == null ? null : problem.getType().toString());
+        field(json, "title", problem.getTitle());
+        json.append("\"status\":").append(problem.getStatus()).append(',');
+        field(json, "detail", problem.getDetail());
+        field(json, "instance", problem.getInstance() == null ? null : problem.getInstance().toString());
+        json.setLength(json.length() - 1);
+        return json.append('}').toString();
+    }
+
+    private static void field(StringBuilder json, String name, String value) {
+        if (value == null) {
+            return;
+        }
+        json.append('"').append(name).append("\":\"");
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                default -> json.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+        }
+        json.append("\",");
+    }
+
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, HttpStatusCode status,
             long retryAfterSeconds, String path) {
         problem.setType(URI.create("about:blank"));
