@@ -11,6 +11,7 @@ import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -35,7 +36,10 @@ final class GatewayLimit {
         }
         return RateLimitOperation.builder("gateway route '" + routeId + "'", limitName, spec).permits(taken)
                 .displayName(limitName).source("gateway route " + routeId)
-                .backendErrorPolicy(config.getOnBackendError()).shadow(config.isShadow()).build();
+                .backendErrorPolicy(config.getOnBackendError()).shadow(config.isShadow())
+                .callerKey(new CallerKey("the KeyResolver of route '" + routeId + "'",
+                        config.getKeyScope().logicalKey(limitName, "")))
+                .build();
     }
 
     /**
