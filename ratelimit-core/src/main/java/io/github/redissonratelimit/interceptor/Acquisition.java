@@ -109,6 +109,11 @@ final class Acquisition {
         return false;
     }
 
+    /** Whether the call passed and a limit charges by outcome: its limits are settled once it has run. */
+    boolean settlesAfterTheCall() {
+        return passed() && chargedByOutcome();
+    }
+
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
         if (passed()) {

@@ -48,7 +48,7 @@ final class FutureRateLimiting {
         Function<Acquisition, CompletionStage<Object>> afterAcquire = acquisition -> {
             Object result;
             try {
-                support.notifyListeners(acquisition, null, RateLimitAspectSupport.chargesByOutcome(acquisition));
+                support.notifyListeners(acquisition, null, acquisition.settlesAfterTheCall());
                 if (acquisition.error() != null) {
                     throw acquisition.error();
                 }

@@ -313,8 +313,4 @@ abstract class RateLimitAspectSupport {
         listeners.tellSettled(acquisition.limits(), acquisition.notAsked(), extraListener);
     }
 
-    /** Whether a decided call passed and charges by outcome: its limits are settled once it has run. */
-    static boolean chargesByOutcome(Acquisition acquisition) {
-        return acquisition.passed() && acquisition.chargedByOutcome();
-    }
 }

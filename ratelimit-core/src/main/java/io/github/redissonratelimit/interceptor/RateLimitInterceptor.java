@@ -111,7 +111,7 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
             return invocation.proceed();
         }
         Acquisition acquisition = await(acquire(calls), calls);
-        boolean charging = chargesByOutcome(acquisition);
+        boolean charging = acquisition.settlesAfterTheCall();
         notifyListeners(acquisition, null, charging);
         if (acquisition.error() != null) {
             throw acquisition.error();

@@ -72,7 +72,7 @@ final class ReactiveRateLimiting {
         Mono<Acquisition> acquire = Mono.deferContextual(context -> Mono.fromCompletionStage(support.acquire(calls))
                 .doOnNext(acquisition -> support.notifyListeners(acquisition,
                         context.<RateLimitListener>getOrDefault(RateLimitListener.class, null),
-                        RateLimitAspectSupport.chargesByOutcome(acquisition) && !adapter.isMultiValue())));
+                        acquisition.settlesAfterTheCall() && !adapter.isMultiValue())));
         Function<Acquisition, Publisher<?>> afterAcquire = acquisition -> {
             if (acquisition.error() != null) {
                 return Mono.error(acquisition.error());

@@ -80,7 +80,7 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
         try {
             chain.doFilter(request, settling);
         }
-        catch (IOException | ServletException | RuntimeException ex) {
+        catch (Throwable ex) {
             settling.settleAs(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
             throw ex;
         }
