@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.interceptor;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.List;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
@@ -19,6 +21,12 @@ final class Acquisition {
     private final List<RateLimitOutcome> outcomes;
     /** By the index of the call's limit: the decision that granted its permits, or null (no object per grant). */
     private final Decision[] granted;
+    /** By index: the decision of a limit asked with the others after the one that ended the call, or null. */
+    private final Decision[] afterTheEnd;
+    /** By index: whether the grant was given back. */
+    private final boolean[] givenBack;
+    /** How many limits, from the first, were asked: the rest were not, after an answer known at once ended the call. */
+    private int asked;
     private LimitCall rejectedBy;
     private RateLimitExceededException rejection;
     private Throwable error;
@@ -27,6 +35,9 @@ final class Acquisition {
         this.calls = calls;
         this.outcomes = new ArrayList<>(calls.size());
         this.granted = new Decision[calls.size()];
+        this.afterTheEnd = new Decision[calls.size()];
+        this.givenBack = new boolean[calls.size()];
+        this.asked = calls.size();
     }
 
     List<LimitCall> calls() {
@@ -53,11 +64,14 @@ final class Acquisition {
     }
 
     /**
-     * A limit after the one that ended the call was granted too (the limits are asked at once): not an outcome
-     * of the call, only a grant to give back.
+     * A limit after the one that ended the call decided too (the limits are asked at once): not an outcome of the
+     * call, but a limit it went through ({@link #limits}), and, when granted, a grant to give back.
      */
-    void grantedAfterTheEnd(int index, Decision decision) {
-        granted[index] = decision;
+    void decidedAfterTheEnd(int index, Decision decision) {
+        afterTheEnd[index] = decision;
+        if (decision.allowed()) {
+            granted[index] = decision;
+        }
     }
 
     /** The backend gave no decision and the limit's policy lets the call go on without it. */
@@ -79,7 +93,7 @@ final class Acquisition {
         List<Grant> grants = new ArrayList<>(granted.length);
         for (int i = 0; i < granted.length; i++) {
             if (granted[i] != null) {
-                grants.add(new Grant(calls.get(i), granted[i]));
+                grants.add(new Grant(i, calls.get(i), granted[i]));
             }
         }
         return grants;
@@ -95,6 +109,11 @@ final class Acquisition {
         return false;
     }
 
+    /** Whether the call passed and a limit charges by outcome: its limits are settled once it has run. */
+    boolean settlesAfterTheCall() {
+        return passed() && chargedByOutcome();
+    }
+
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
         if (passed()) {
@@ -106,23 +125,66 @@ final class Acquisition {
     }
 
     /** A grant was given back: what its decision said was left grows by the permits returned. */
-    synchronized void refunded(LimitCall grant) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            RateLimitOutcome outcome = outcomes.get(i);
-            if (outcome.allowed() && outcome.limiterName().equals(grant.limiterName()) && outcome.state() != null) {
-                outcomes.set(i, outcome.withState(new LimitState(outcome.state().available() + outcome.permits(),
-                        outcome.state().nextPermitIn())));
-                return;
+    synchronized void refunded(int index) {
+        givenBack[index] = true;
+        if (index < outcomes.size() && outcomes.get(index).allowed()) {
+            outcomes.set(index, givenBack(outcomes.get(index)));
+        }
+    }
+
+    private static RateLimitOutcome givenBack(RateLimitOutcome outcome) {
+        LimitState state = outcome.state();
+        if (state == null) {
+            return outcome;
+        }
+        long capacity = outcome.limit().capacity();
+        long available = Math.min(capacity, state.available() + outcome.permits());
+        // a limiter back to full has nothing to wait for
+        return outcome.withState(new LimitState(available, available >= capacity ? Duration.ZERO
+                : state.nextPermitIn()));
+    }
+
+    /** Only the first {@code count} limits were asked. */
+    void asked(int count) {
+        asked = count;
+    }
+
+    /** The limits not asked, after one whose answer, known at once (a rejection from memory), ended the call. */
+    List<RateLimitOperation> notAsked() {
+        if (asked == calls.size()) {
+            return List.of();
+        }
+        List<RateLimitOperation> notAsked = new ArrayList<>(calls.size() - asked);
+        for (int i = asked; i < calls.size(); i++) {
+            notAsked.add(calls.get(i).operation());
+        }
+        return notAsked;
+    }
+
+    /**
+     * Every limit the call went through, as it stands now: its outcomes, then the limits asked with it after the one
+     * that ended it; each with what its limiter holds after the grants given back so far.
+     */
+    synchronized List<RateLimitOutcome> limits() {
+        if (outcomes.size() == calls.size()) {
+            return outcomes; // the common case: every limit decided, refunds already in the outcomes
+        }
+        List<RateLimitOutcome> limits = new ArrayList<>(outcomes);
+        for (int i = outcomes.size(); i < calls.size(); i++) {
+            if (afterTheEnd[i] != null) {
+                RateLimitOutcome outcome = calls.get(i).outcome(afterTheEnd[i], System.nanoTime());
+                limits.add(givenBack[i] ? givenBack(outcome) : outcome);
             }
         }
+        return limits;
     }
 
     List<RateLimitOutcome> outcomes() {
         return outcomes;
     }
 
-    /** A limit of the call and the decision that granted its permits. */
-    record Grant(LimitCall call, Decision decision) {
+    /** A limit of the call (its index among them) and the decision that granted its permits. */
+    record Grant(int index, LimitCall call, Decision decision) {
     }
 
     /** The limit that rejected the call, or null. */

@@ -39,7 +39,7 @@ final class Charges {
         for (Acquisition.Grant grant : acquisition.grants()) {
             ChargeCondition condition = grant.call().operation().chargeWhen();
             if (condition != null && !charged(grant, condition, target, targetClass, args, result, exception)) {
-                refunded.add(refunds.giveBack(grant).toCompletableFuture());
+                refunded.add(refunds.giveBack(acquisition, grant).toCompletableFuture());
             }
         }
         return refunded.size() == 1 ? refunded.get(0)

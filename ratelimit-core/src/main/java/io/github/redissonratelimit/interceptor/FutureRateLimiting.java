@@ -48,7 +48,7 @@ final class FutureRateLimiting {
         Function<Acquisition, CompletionStage<Object>> afterAcquire = acquisition -> {
             Object result;
             try {
-                support.notifyListeners(acquisition, null);
+                support.notifyListeners(acquisition, null, acquisition.settlesAfterTheCall());
                 if (acquisition.error() != null) {
                     throw acquisition.error();
                 }
@@ -95,6 +95,7 @@ final class FutureRateLimiting {
         return stage.handle((value, ex) -> {
             Throwable error = ex == null ? null : Completions.unwrap(ex);
             return support.settleCharges(acquisition, target, targetClass, args, value, error)
+                    .thenRun(() -> support.notifySettled(acquisition, null))
                     .thenCompose(settled -> error == null ? CompletableFuture.completedFuture(value)
                             : CompletableFuture.<Object>failedFuture(error));
         }).thenCompose(Function.identity());

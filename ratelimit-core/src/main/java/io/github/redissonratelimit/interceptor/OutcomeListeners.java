@@ -7,6 +7,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.util.function.SingletonSupplier;
 
+import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
@@ -37,6 +38,30 @@ final class OutcomeListeners {
         }
         if (extraListener != null) {
             tell(extraListener, outcomes);
+        }
+    }
+
+    /** Tells every listener, and {@code extraListener} if not null, every limit of a settled call. */
+    void tellSettled(List<RateLimitOutcome> limits, List<RateLimitOperation> notAsked,
+            RateLimitListener extraListener) {
+        if (limits.isEmpty()) {
+            return;
+        }
+        for (RateLimitListener listener : listeners.get()) {
+            tellSettled(listener, limits, notAsked);
+        }
+        if (extraListener != null) {
+            tellSettled(extraListener, limits, notAsked);
+        }
+    }
+
+    private static void tellSettled(RateLimitListener listener, List<RateLimitOutcome> limits,
+            List<RateLimitOperation> notAsked) {
+        try {
+            listener.onSettled(limits, notAsked);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("RateLimitListener " + listener + " failed; the call goes on", ex);
         }
     }
 

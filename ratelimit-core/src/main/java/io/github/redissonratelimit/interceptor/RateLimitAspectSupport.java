@@ -212,6 +212,7 @@ abstract class RateLimitAspectSupport {
     private CompletionStage<Acquisition> settle(Acquisition acquisition, CompletableFuture<Decision>[] decisions,
             long[] starts, int asked) {
         boolean decided = false;
+        acquisition.asked(asked);
         for (int i = 0; i < asked; i++) {
             Decision result = null;
             Throwable error = null;
@@ -222,8 +223,8 @@ abstract class RateLimitAspectSupport {
                 error = ex;
             }
             if (decided) {
-                if (result != null && result.allowed()) {
-                    acquisition.grantedAfterTheEnd(i, result);
+                if (result != null) {
+                    acquisition.decidedAfterTheEnd(i, result);
                 }
             }
             else if (!record(acquisition, i, result, error, starts[i])) {
@@ -296,8 +297,20 @@ abstract class RateLimitAspectSupport {
         return fallback.invoke(target, args, acquisition.rejection());
     }
 
-    /** Tells the listeners, and {@code extraListener} if not null, the outcomes of a decided call. */
-    void notifyListeners(Acquisition acquisition, RateLimitListener extraListener) {
+    /**
+     * Tells the listeners, and {@code extraListener} if not null, the outcomes of a decided call, and every limit it
+     * went through unless its charges are yet to be settled ({@link #notifySettled} then).
+     */
+    void notifyListeners(Acquisition acquisition, RateLimitListener extraListener, boolean settledLater) {
         listeners.tell(acquisition.outcomes(), extraListener);
+        if (!settledLater) {
+            notifySettled(acquisition, extraListener);
+        }
     }
+
+    /** Tells the listeners, and {@code extraListener} if not null, every limit of a settled call. */
+    void notifySettled(Acquisition acquisition, RateLimitListener extraListener) {
+        listeners.tellSettled(acquisition.limits(), acquisition.notAsked(), extraListener);
+    }
+
 }

@@ -45,9 +45,20 @@ public final class RateLimitDecision {
         return acquisition.outcomes();
     }
 
-    /** Tells the interceptor's listeners, and {@code extraListener} if not null, the outcomes. */
+    /**
+     * Every limit the request went through, as it stands now: {@link #outcomes()}, then the limits asked with the one
+     * that ended it; each with what its limiter holds after the permits given back so far ({@link #giveBack}).
+     */
+    public List<RateLimitOutcome> limits() {
+        return acquisition.limits();
+    }
+
+    /**
+     * Tells the interceptor's listeners, and {@code extraListener} if not null, the outcomes and every limit
+     * ({@link RateLimitListener#onSettled}, as {@link #limits()} are now).
+     */
     public void notifyListeners(RateLimitListener extraListener) {
-        support.notifyListeners(acquisition, extraListener);
+        support.notifyListeners(acquisition, extraListener, false);
     }
 
     /**
@@ -59,7 +70,7 @@ public final class RateLimitDecision {
         List<CompletableFuture<Void>> refunded = new ArrayList<>(1);
         for (Acquisition.Grant grant : acquisition.grants()) {
             if (notCharged.test(grant.call().operation())) {
-                refunded.add(support.refunds().giveBack(grant).toCompletableFuture());
+                refunded.add(support.refunds().giveBack(acquisition, grant).toCompletableFuture());
             }
         }
         return CompletableFuture.allOf(refunded.toArray(CompletableFuture[]::new));

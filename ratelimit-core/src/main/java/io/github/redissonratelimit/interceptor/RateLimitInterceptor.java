@@ -111,20 +111,20 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
             return invocation.proceed();
         }
         Acquisition acquisition = await(acquire(calls), calls);
-        notifyListeners(acquisition, null);
+        boolean charging = acquisition.settlesAfterTheCall();
+        notifyListeners(acquisition, null, charging);
         if (acquisition.error() != null) {
             throw acquisition.error();
         }
         if (acquisition.rejection() != null) {
             return rejected(acquisition, target, args);
         }
-        return acquisition.chargedByOutcome() ? proceedCharging(invocation, acquisition, target, targetClass, args)
-                : invocation.proceed();
+        return charging ? proceedCharging(invocation, acquisition, target, targetClass, args) : invocation.proceed();
     }
 
     /**
      * Runs a call whose limits charge by outcome, then settles what it is charged before returning, so that the
-     * caller's next call finds the permits given back.
+     * caller's next call finds the permits given back, and tells the listeners every limit as it then stands.
      */
     private Object proceedCharging(MethodInvocation invocation, Acquisition acquisition, Object target,
             Class<?> targetClass, Object[] args) throws Throwable {
@@ -134,9 +134,11 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         }
         catch (Throwable ex) {
             settleCharges(acquisition, target, targetClass, args, null, ex).join();
+            notifySettled(acquisition, null);
             throw ex;
         }
         settleCharges(acquisition, target, targetClass, args, result, null).join();
+        notifySettled(acquisition, null);
         return result;
     }
 

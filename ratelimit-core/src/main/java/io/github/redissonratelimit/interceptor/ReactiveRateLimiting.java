@@ -71,7 +71,8 @@ final class ReactiveRateLimiting {
         Publisher<?> source = assembled == null ? Mono.empty() : adapter.toPublisher(assembled);
         Mono<Acquisition> acquire = Mono.deferContextual(context -> Mono.fromCompletionStage(support.acquire(calls))
                 .doOnNext(acquisition -> support.notifyListeners(acquisition,
-                        context.<RateLimitListener>getOrDefault(RateLimitListener.class, null))));
+                        context.<RateLimitListener>getOrDefault(RateLimitListener.class, null),
+                        acquisition.settlesAfterTheCall() && !adapter.isMultiValue())));
         Function<Acquisition, Publisher<?>> afterAcquire = acquisition -> {
             if (acquisition.error() != null) {
                 return Mono.error(acquisition.error());
@@ -96,7 +97,10 @@ final class ReactiveRateLimiting {
         return adapter.fromPublisher(limited);
     }
 
-    /** The call's publisher, ending as it did once its charges are settled: with its value (a single value) or error. */
+    /**
+     * The call's publisher, ending as it did once its charges are settled: with its value (a single value, told to
+     * the listeners as it then stands) or error.
+     */
     private Publisher<?> settlingCharges(Publisher<?> source, boolean multiValue, Acquisition acquisition, Object target,
             Class<?> targetClass, Object[] args) {
         Function<Throwable, Mono<Void>> settle = ex -> Mono.fromCompletionStage(
@@ -107,8 +111,16 @@ final class ReactiveRateLimiting {
         }
         return Mono.from(source)
                 .flatMap(value -> Mono.fromCompletionStage(() -> support.settleCharges(acquisition, target,
-                        targetClass, args, value, null)).thenReturn(value))
-                .switchIfEmpty(settle.apply(null).then(Mono.empty()))
-                .onErrorResume(ex -> settle.apply(ex).then(Mono.error(ex)));
+                        targetClass, args, value, null)).then(settled(acquisition)).thenReturn(value))
+                .switchIfEmpty(settle.apply(null).then(settled(acquisition)).then(Mono.empty()))
+                .onErrorResume(ex -> settle.apply(ex).then(settled(acquisition)).then(Mono.error(ex)));
+    }
+
+    /** Tells the listeners, and the subscriber's, every limit of a single value's call once its charges are settled. */
+    private Mono<Void> settled(Acquisition acquisition) {
+        return Mono.deferContextual(context -> {
+            support.notifySettled(acquisition, context.<RateLimitListener>getOrDefault(RateLimitListener.class, null));
+            return Mono.empty();
+        });
     }
 }

@@ -48,7 +48,7 @@ final class Refunds {
                     refundFailed(grant.call(), Completions.unwrap(ex), acquisition);
                 }
                 else {
-                    acquisition.refunded(grant.call());
+                    acquisition.refunded(grant.index());
                 }
                 return null;
             }).toCompletableFuture();
@@ -60,7 +60,7 @@ final class Refunds {
      * Gives back one grant of a call that passed and was not charged ({@code chargeWhen}); a refund that fails is
      * logged, and the permits return when the grant leaves the window: the stage completes normally either way.
      */
-    CompletionStage<Void> giveBack(Acquisition.Grant grant) {
+    CompletionStage<Void> giveBack(Acquisition acquisition, Acquisition.Grant grant) {
         CompletionStage<Void> refund;
         try {
             refund = backend.obtain().release(grant.call().request(), grant.decision());
@@ -73,6 +73,9 @@ final class Refunds {
                 logger.warn("Could not give back " + grant.call().permits() + " permit(s) of "
                         + LogSafe.text(grant.call().limiterName()) + " for a call its chargeWhen did not charge: they "
                         + "return when the grant leaves the window", Completions.unwrap(ex));
+            }
+            else {
+                acquisition.refunded(grant.index());
             }
             return null;
         });

@@ -9,7 +9,7 @@ public final class KeyExpression extends DeclaredExpression {
         super(expression);
     }
 
-    /** The key for one call; never null or blank. */
+    /** The key for one call; never null or blank, and no part of it a null value written as {@code null}. */
     public String evaluate(Object target, Class<?> targetClass, Object[] args) {
         Object value;
         try {
@@ -28,6 +28,11 @@ public final class KeyExpression extends DeclaredExpression {
         if (key.isBlank()) {
             throw new RateLimitKeyException(expression.methodDescription, expression.source,
                     "evaluated to an empty key", null);
+        }
+        String nullPart = expression.nullPart(target, targetClass, args, key);
+        if (nullPart != null) {
+            throw new RateLimitKeyException(expression.methodDescription, expression.source, "has a null part: "
+                    + nullPart + " is null", null);
         }
         return key;
     }

@@ -53,6 +53,20 @@ final class MethodExpression {
     }
 
     /**
+     * The operand whose null value SpEL wrote into {@code key} as {@code null} ({@link NullKeyParts}), or null; asked
+     * only for a key that contains the text. A key the direct form gives has none: a null argument is never direct.
+     */
+    String nullPart(Object target, Class<?> targetClass, Object[] args, String key) {
+        if (!key.contains("null") || !(expression instanceof SpelExpression spel)
+                || (direct != null && direct.evaluate(args) != DirectForm.NOT_DIRECT)) {
+            return null;
+        }
+        KeyEvaluationContext context = new KeyEvaluationContext(
+                new KeyExpressionRoot(method, args, target, targetClass), parameterNames, beanResolver);
+        return NullKeyParts.find(key, spel.getAST(), context);
+    }
+
+    /**
      * Evaluates with {@code variables} besides the arguments (an argument of the same name wins), never in the
      * direct form, which only knows arguments.
      * @throws RuntimeException whatever SpEL throws

@@ -2,6 +2,8 @@ package io.github.redissonratelimit.outcome;
 
 import java.util.List;
 
+import io.github.redissonratelimit.operation.RateLimitOperation;
+
 /**
  * The one listener type of the library: told what the limits of each limited call decided (metrics, HTTP
  * headers), and, through the default methods, what a Redis outage costs (failures, calls that skipped Redis,
@@ -21,6 +23,19 @@ public interface RateLimitListener {
 
     /** @param outcomes the decisions of one call, in the order the limits were checked */
     void onOutcomes(List<RateLimitOutcome> outcomes);
+
+    /**
+     * Every limit of one call as it stands once the call is settled, for HTTP headers: {@code limits}, the outcomes
+     * told to {@link #onOutcomes} followed by the limits asked together with the one that ended the call (which
+     * {@link #onOutcomes} leaves out), each with what its limiter holds after the permits the call did not keep were
+     * given back (a later limit rejected the call, its {@code chargeWhen} did not hold); and {@code notAsked}, the
+     * limits after one whose answer, known at once (a rejection from memory), ended the call. Told after
+     * {@link #onOutcomes}: at once, or, for a call whose limit charges by outcome, once the call has run and its
+     * charges are settled (a multi-value reactive type: at once, since its response starts before it ends). Not
+     * decisions: count those in {@link #onOutcomes}.
+     */
+    default void onSettled(List<RateLimitOutcome> limits, List<RateLimitOperation> notAsked) {
+    }
 
     /**
      * Redis failed, or did not answer within the deadline, for a decision on {@code limiterName} (told by

@@ -6,6 +6,8 @@ import java.security.Principal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatusCode;
@@ -22,10 +24,12 @@ import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 
 /**
  * Applies {@code ratelimit.routes} to WebFlux requests, as {@link ServletRouteFilter} does to servlet ones, without
- * blocking: the decision, the response and the refunds of routes whose {@code charge-when} does not hold are chained.
+ * blocking: the decision and the response are chained, and the permits of routes whose {@code charge-when} does not
+ * hold are given back just before the response commits, so that its headers tell the permits after the refund.
  */
 public final class ReactiveRouteFilter implements WebFilter, Ordered {
 
@@ -70,22 +74,49 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
         return Mono.fromCompletionStage(() -> decider.decide(limits)).flatMap(decision -> {
             ResponseLimits limitsSoFar = exchange.getAttributeOrDefault(ResponseLimits.ATTRIBUTE, new ResponseLimits());
             exchange.getAttributes().put(ResponseLimits.ATTRIBUTE, limitsSoFar);
-            decision.notifyListeners(outcomes -> answers.headers(limitsSoFar, outcomes)
-                    .forEach(exchange.getResponse().getHeaders()::set));
+            ServerHttpResponse response = exchange.getResponse();
+            decision.notifyListeners(answers.headersListener(limitsSoFar, response.getHeaders()::set));
             ResponseEntity<ProblemDetail> refusal = answers.refusal(decision, method, path);
-            return refusal != null ? write(exchange.getResponse(), refusal)
-                    : chain.filter(exchange).then(Mono.defer(() -> settle(exchange, applied, decision)));
+            if (refusal != null) {
+                return write(response, refusal);
+            }
+            if (applied.stream().noneMatch(route -> route.route().chargeWhen() != null)) {
+                return chain.filter(exchange);
+            }
+            // the status charge-when reads is final when the response commits: settle then, while its headers can
+            // still tell the permits given back; or when the chain ends without committing, or is cancelled
+            AtomicBoolean settled = new AtomicBoolean();
+            Supplier<Mono<Void>> settlement = () -> settled.compareAndSet(false, true)
+                    ? settle(response, applied, decision, limitsSoFar) : Mono.empty();
+            response.beforeCommit(settlement);
+            return chain.filter(exchange).then(Mono.defer(settlement)).doFinally(signal -> {
+                if (signal == SignalType.CANCEL) {
+                    settlement.get().subscribe();
+                }
+            });
         });
     }
 
-    /** Gives back the permits of the routes whose {@code charge-when} does not hold for the response status. */
-    private static Mono<Void> settle(ServerWebExchange exchange, List<RouteTable.Applied> applied,
-            RateLimitDecision decision) {
-        HttpStatusCode status = exchange.getResponse().getStatusCode();
-        int code = status == null ? 200 : status.value();
-        Set<String> notCharged = RouteTable.notCharged(applied, code);
-        return notCharged.isEmpty() ? Mono.empty()
-                : Mono.fromCompletionStage(() -> decision.giveBack(operation -> notCharged.contains(operation.name())));
+    /**
+     * Gives back the permits of the routes whose {@code charge-when} does not hold for the response status, and sets
+     * the headers of every limit as it then stands unless the response was sent already.
+     */
+    private Mono<Void> settle(ServerHttpResponse response, List<RouteTable.Applied> applied,
+            RateLimitDecision decision, ResponseLimits limitsSoFar) {
+        HttpStatusCode status = response.getStatusCode();
+        Set<String> notCharged = RouteTable.notCharged(applied, status == null ? 200 : status.value());
+        if (notCharged.isEmpty()) {
+            return Mono.empty();
+        }
+        return Mono.fromCompletionStage(() -> decision.giveBack(operation -> notCharged.contains(operation.name())))
+                .then(Mono.fromRunnable(() -> {
+                    try {
+                        answers.headers(limitsSoFar, decision.limits()).forEach(response.getHeaders()::set);
+                    }
+                    catch (UnsupportedOperationException ex) {
+                        // committed already (the chain ended after the response was sent): the refund is done
+                    }
+                }));
     }
 
     private static RouteRequest routeRequest(ServerHttpRequest request, String principal) {

@@ -43,7 +43,7 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
 
     /**
      * The limit this request takes, or null when its cost is 0.
-     * @throws RateLimitKeyException when the key is null or blank, or its expression fails
+     * @throws RateLimitKeyException when the key is null or blank, has a null part, or its expression fails
      * @throws RateLimitCostException when the cost is not a whole number from 0 to the rate (a token bucket's burst)
      * @throws RateLimitConditionException when the tier expression fails
      */
@@ -95,9 +95,11 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
         catch (RuntimeException ex) {
             throw named(new RateLimitKeyException(limit.method(), key.source(), "failed: " + ex.getMessage(), ex));
         }
-        if (value == null || value.toString().isBlank()) {
+        String nullPart = value == null ? null : key.nullPart(value.toString(), request);
+        if (value == null || value.toString().isBlank() || nullPart != null) {
             throw named(new RateLimitKeyException(limit.method(), key.source(), value == null ? "evaluated to null"
-                    : "evaluated to an empty key", null));
+                    : nullPart != null ? "has a null part: " + nullPart + " is null" : "evaluated to an empty key",
+                    null));
         }
         return keyScope.logicalKey(name, value.toString());
     }

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.autoconfigure.routes;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,6 +18,8 @@ import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
 import io.github.redissonratelimit.log.LogSafe;
+import io.github.redissonratelimit.operation.RateLimitOperation;
+import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
@@ -64,13 +67,34 @@ final class RouteAnswers {
         throw ex;
     }
 
-    /** The headers of the decisions, together with those already made for the response ({@code limits}). */
-    Map<String, String> headers(ResponseLimits limits, List<RateLimitOutcome> outcomes) {
+    /**
+     * The headers of every limit of a request ({@link RateLimitDecision#limits()}), together with those already made
+     * for the response ({@code limits}).
+     */
+    Map<String, String> headers(ResponseLimits limits, List<RateLimitOutcome> settled) {
         if (headers == null) {
             return Map.of();
         }
-        limits.addAll(outcomes);
+        limits.addAll(settled);
         return headers.render(limits.entries());
+    }
+
+    /** Sets the headers of every limit of each request it is told ({@link RateLimitListener#onSettled}). */
+    RateLimitListener headersListener(ResponseLimits limits, BiConsumer<String, String> setHeader) {
+        return new RateLimitListener() {
+            @Override
+            public void onOutcomes(List<RateLimitOutcome> outcomes) {
+            }
+
+            @Override
+            public void onSettled(List<RateLimitOutcome> settled, List<RateLimitOperation> notAsked) {
+                if (headers != null) {
+                    limits.addAll(settled);
+                    limits.addNotAsked(notAsked);
+                    headers.render(limits.entries()).forEach(setHeader);
+                }
+            }
+        };
     }
 
     /** The problem as RFC 9457 JSON. */

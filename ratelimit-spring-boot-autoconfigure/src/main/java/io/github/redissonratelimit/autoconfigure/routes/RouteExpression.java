@@ -7,8 +7,11 @@ import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
+
+import io.github.redissonratelimit.key.NullKeyParts;
 
 
 /**
@@ -77,10 +80,23 @@ final class RouteExpression {
 
     /** @throws RuntimeException whatever SpEL throws */
     Object evaluate(RouteRequest request, Map<String, Object> variables) {
+        return expression.getValue(context(request, variables));
+    }
+
+    private static SimpleEvaluationContext context(RouteRequest request, Map<String, Object> variables) {
         SimpleEvaluationContext context = SimpleEvaluationContext.forReadOnlyDataBinding().withInstanceMethods()
                 .withRootObject(request).build();
         variables.forEach(context::setVariable);
-        return expression.getValue(context);
+        return context;
+    }
+
+    /**
+     * The operand whose missing value SpEL wrote into {@code value} as {@code null} (a parameter the request does not
+     * have in {@code param['user'] + ':' + remoteAddress}), or null; see {@link NullKeyParts}.
+     */
+    String nullPart(String value, RouteRequest request) {
+        return expression instanceof SpelExpression spel
+                ? NullKeyParts.find(value, spel.getAST(), context(request, Map.of())) : null;
     }
 
     Object evaluate(RouteRequest request) {

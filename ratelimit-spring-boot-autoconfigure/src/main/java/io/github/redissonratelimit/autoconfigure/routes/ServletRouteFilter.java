@@ -18,6 +18,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.autoconfigure.web.ServletRateLimitHeaders;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
@@ -27,8 +28,9 @@ import io.github.redissonratelimit.limiter.Completions;
 /**
  * Applies {@code ratelimit.routes} to Spring MVC (servlet) requests, before the handler: the limits of every route
  * that covers the request are decided together on the decision path of {@code @RateLimit}; a refused request gets
- * the problem response, a passed one goes on, and afterwards the permits of routes whose {@code charge-when} does not
- * hold for the response status are given back.
+ * the problem response, a passed one goes on. The permits of routes whose {@code charge-when} does not hold for the
+ * response status are given back when the response starts its body (or ends without one), before its headers are
+ * sent, so that they tell the permits after the refund.
  */
 public final class ServletRouteFilter extends OncePerRequestFilter {
 
@@ -60,20 +62,34 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             return;
         }
         RateLimitDecision decision = Completions.join(decider.decide(limits));
-        decision.notifyListeners(outcomes -> answers.headers(ServletRateLimitHeaders.limitsOf(request), outcomes)
-                .forEach(response::setHeader));
+        ResponseLimits limitsSoFar = ServletRateLimitHeaders.limitsOf(request);
+        decision.notifyListeners(answers.headersListener(limitsSoFar, response::setHeader));
         ResponseEntity<ProblemDetail> refusal = answers.refusal(decision, request.getMethod(), request.getRequestURI());
         if (refusal != null) {
             write(response, refusal);
             return;
         }
-        chain.doFilter(request, response);
+        if (applied.stream().noneMatch(route -> route.route().chargeWhen() != null)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        // the status charge-when reads is final when the response starts its body: settle then, while its headers
+        // can still tell the permits given back
+        StatusSettledResponse settling = new StatusSettledResponse(response,
+                status -> settle(applied, decision, status, limitsSoFar, response));
+        try {
+            chain.doFilter(request, settling);
+        }
+        catch (Throwable ex) {
+            settling.settleAs(HttpServletResponse.SC_INTERNAL_SERVER_ERROR);
+            throw ex;
+        }
         if (request.isAsyncStarted()) {
-            // the handler answers later (a future, a Mono, SSE): settle once its status is known
+            // the handler answers later (a future, a Mono, SSE): settled when it starts its body, or ends
             request.getAsyncContext().addListener(new AsyncListener() {
                 @Override
                 public void onComplete(AsyncEvent event) {
-                    settle(applied, decision, response.getStatus());
+                    settling.settle();
                 }
 
                 @Override
@@ -90,14 +106,22 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             });
             return;
         }
-        settle(applied, decision, response.getStatus());
+        settling.settle();
     }
 
-    /** Gives back the permits of the routes whose {@code charge-when} does not hold for the response status. */
-    private static void settle(List<RouteTable.Applied> applied, RateLimitDecision decision, int status) {
+    /**
+     * Gives back the permits of the routes whose {@code charge-when} does not hold for the response status, and sets
+     * the headers of every limit as it then stands while the response is not committed.
+     */
+    private void settle(List<RouteTable.Applied> applied, RateLimitDecision decision, int status,
+            ResponseLimits limitsSoFar, HttpServletResponse response) {
         Set<String> notCharged = RouteTable.notCharged(applied, status);
-        if (!notCharged.isEmpty()) {
-            Completions.join(decision.giveBack(operation -> notCharged.contains(operation.name())));
+        if (notCharged.isEmpty()) {
+            return;
+        }
+        Completions.join(decision.giveBack(operation -> notCharged.contains(operation.name())));
+        if (!response.isCommitted()) {
+            answers.headers(limitsSoFar, decision.limits()).forEach(response::setHeader);
         }
     }
 

@@ -27,7 +27,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * {@code q} and {@code w} depend on the algorithm ({@link QuotaPolicy}): the rate and the interval for sliding and
  * fixed windows, the burst and the time to refill it for a token bucket, the rate alone for a calendar quota.
  * {@code w} is left out for a window that is not a whole number of seconds. {@code RateLimit} lists
- * the limits whose remaining permits are known: a rejection ({@code r} the permits left, which a call refused
+ * the limits whose remaining permits are known (not a limit after the one that refused the call that was not asked
+ * then, as a rejection known in memory ends a call without asking the rest): a rejection ({@code r} the permits left, which a call refused
  * for its cost may leave, else 0; {@code t} the retry time, the same value as {@code Retry-After}), or an allowed
  * call when remaining permits are reported (the default): the Redis backend's decisions carry them, other
  * backends' are read after the decision. {@code r} and {@code t} are what the limiter reports: for a sliding window
@@ -153,6 +154,9 @@ public final class RateLimitHeaders {
      * and for allowed calls unless remaining permits are reported.
      */
     private Remaining remaining(ResponseLimits.Entry entry) {
+        if (entry.policyOnly()) {
+            return null;
+        }
         RateLimitOutcome outcome = entry.outcome();
         if (outcome.rejected()) {
             // the permits left as the decision saw them: a call refused for its cost may leave some; t is the value
@@ -168,7 +172,8 @@ public final class RateLimitHeaders {
 
     /** Whether an allowed call's remaining permits still have to be read (its decision did not tell them). */
     public boolean needsStateRead(ResponseLimits.Entry entry) {
-        return remaining && entry.outcome().allowed() && !entry.outcome().shadow() && stateOf(entry) == null;
+        return remaining && !entry.policyOnly() && entry.outcome().allowed() && !entry.outcome().shadow()
+                && stateOf(entry) == null;
     }
 
     private static LimitState stateOf(ResponseLimits.Entry entry) {

@@ -1,18 +1,20 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.github.redissonratelimit.limiter.LimitState;
+import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
- * The limits one HTTP response reports: the latest decision of each limit (by display name) that a call
- * made while answering the request, with the limiter's state when it was read. Limits in shadow mode are left
- * out: clients see nothing of a limit until it is enforced. Safe for the calls of
- * one request that run in parallel (e.g. zipped reactive calls).
+ * The limits one HTTP response reports, in the order first met: the latest decision of each limit (by display name)
+ * that a call made while answering the request, with the limiter's state when it was read. Limits in shadow mode are
+ * left out: clients see nothing of a limit until it is enforced. Safe for the calls of one request that run in
+ * parallel (e.g. zipped reactive calls).
  */
 public final class ResponseLimits {
 
@@ -27,7 +29,7 @@ public final class ResponseLimits {
      */
     public synchronized void add(RateLimitOutcome outcome, LimitState state) {
         if (outcome.result() != RateLimitOutcome.Result.ERROR && !outcome.shadow()) {
-            Entry earlier = entries.remove(outcome.displayName());
+            Entry earlier = entries.get(outcome.displayName());
             entries.put(outcome.displayName(), new Entry(withDecisionState(outcome, earlier), state));
         }
     }
@@ -48,6 +50,20 @@ public final class ResponseLimits {
         outcomes.forEach(outcome -> add(outcome, null));
     }
 
+    /**
+     * Records limits of a call that were not asked (an answer known at once ended the call before them): their policy
+     * is reported, not their permits. A limit recorded already keeps what it has.
+     */
+    public synchronized void addNotAsked(List<RateLimitOperation> limits) {
+        for (RateLimitOperation limit : limits) {
+            if (!limit.shadow()) {
+                entries.putIfAbsent(limit.displayName(), new Entry(new RateLimitOutcome(limit.name(),
+                        limit.displayName(), null, null, limit.spec(), 0, RateLimitOutcome.Result.ALLOWED,
+                        Duration.ZERO, Duration.ZERO, null, null), null, true));
+            }
+        }
+    }
+
     /** Sets the state of a limit recorded earlier, unless a later decision replaced it. */
     public synchronized void state(Entry entry, LimitState state) {
         entries.replace(entry.outcome().displayName(), entry, new Entry(entry.outcome(), state));
@@ -61,7 +77,14 @@ public final class ResponseLimits {
         return entries.isEmpty();
     }
 
-    /** One limit of the response: its latest decision, and the limiter's state if it was read. */
-    public record Entry(RateLimitOutcome outcome, LimitState state) {
+    /**
+     * One limit of the response: its latest decision, and the limiter's state if it was read; or, when
+     * {@code policyOnly}, a limit that was not asked, of which only {@code outcome}'s names and limit tell.
+     */
+    public record Entry(RateLimitOutcome outcome, LimitState state, boolean policyOnly) {
+
+        public Entry(RateLimitOutcome outcome, LimitState state) {
+            this(outcome, state, false);
+        }
     }
 }

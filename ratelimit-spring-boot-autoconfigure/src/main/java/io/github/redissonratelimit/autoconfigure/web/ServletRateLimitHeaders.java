@@ -16,13 +16,14 @@ import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
- * Writes the rate limit headers of Spring MVC responses. As a {@link RateLimitListener} it sees each
- * decision on the thread that made it: when that thread serves a request ({@link RequestContextHolder}),
- * the decision joins the request's {@link ResponseLimits} and the headers are set on the response right
+ * Writes the rate limit headers of Spring MVC responses. As a {@link RateLimitListener} it sees every limit of each
+ * settled call on the thread that decided it: when that thread serves a request ({@link RequestContextHolder}),
+ * the limits join the request's {@link ResponseLimits} and the headers are set on the response right
  * away, before the handler writes a body. Calls outside a request (schedulers, other threads) are left
  * alone. The 429 handler adds the rejection of calls decided off the request thread.
  */
@@ -39,8 +40,13 @@ public class ServletRateLimitHeaders implements RateLimitListener {
         this.backend = backend;
     }
 
+    /** Nothing: the headers are written from every limit of the call once it is settled ({@link #onSettled}). */
     @Override
     public void onOutcomes(List<RateLimitOutcome> outcomes) {
+    }
+
+    @Override
+    public void onSettled(List<RateLimitOutcome> outcomes, List<RateLimitOperation> notAsked) {
         RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
         if (!(attributes instanceof ServletRequestAttributes servlet) || servlet.getResponse() == null) {
             return;
@@ -50,6 +56,7 @@ public class ServletRateLimitHeaders implements RateLimitListener {
             ResponseLimits.Entry entry = new ResponseLimits.Entry(outcome, null);
             limits.add(outcome, headers.needsStateRead(entry) ? state(outcome) : null);
         }
+        limits.addNotAsked(notAsked);
         write(servlet.getResponse(), limits);
     }
 

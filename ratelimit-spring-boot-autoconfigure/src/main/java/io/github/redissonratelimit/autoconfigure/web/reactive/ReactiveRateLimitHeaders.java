@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.web.reactive;
 
+import java.util.List;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.core.Ordered;
@@ -14,14 +16,17 @@ import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
  * Puts rate limit headers on WebFlux responses. Each exchange gets its own {@link ResponseLimits},
- * offered to limited reactive methods as a {@link RateLimitListener} in the Reactor context (and to the
- * 429 handler as an exchange attribute); the headers are written just before the response commits,
- * after reading the remaining permits asynchronously when they are reported. Limited methods that do
- * not return a reactive type get headers only when rejected, since they have no Reactor context.
+ * offered to limited reactive methods as a {@link RateLimitListener} in the Reactor context (told every limit of a
+ * call once it is settled), and to the 429 handler and the routes as an exchange attribute; the headers are written
+ * just before the response commits, after reading the remaining permits asynchronously when they are reported.
+ * Limited methods that do not return a reactive type get headers only when rejected, since they have no Reactor
+ * context.
  */
 public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
 
@@ -48,7 +53,17 @@ public class ReactiveRateLimitHeaders implements WebFilter, Ordered {
         ResponseLimits limits = new ResponseLimits();
         exchange.getAttributes().put(ResponseLimits.ATTRIBUTE, limits);
         exchange.getResponse().beforeCommit(() -> write(exchange, limits));
-        RateLimitListener listener = limits::addAll;
+        RateLimitListener listener = new RateLimitListener() {
+            @Override
+            public void onOutcomes(List<RateLimitOutcome> outcomes) {
+            }
+
+            @Override
+            public void onSettled(List<RateLimitOutcome> settled, List<RateLimitOperation> notAsked) {
+                limits.addAll(settled);
+                limits.addNotAsked(notAsked);
+            }
+        };
         return chain.filter(exchange).contextWrite(Context.of(RateLimitListener.class, listener));
     }
 
