@@ -144,7 +144,14 @@ public abstract class LimitContract {
         assertThat(refused.headers().firstValue("RateLimit-Policy")).hasValueSatisfying(
                 policy -> assertThat(policy).contains("\"first\";").contains("\"second\";"));
         assertThat(remaining(refused, "first")).isEqualTo(0);
-        assertThat(remaining(refused, "second")).as("nothing taken by the refused call").isEqualTo(4);
+        // refused from memory (the first limit's last grant left it empty), the second limit was not asked: its
+        // state is reported only when known, and then as it stands, nothing taken by the refused call
+        if (refused.headers().firstValue("RateLimit").orElse("").contains("\"second\";")) {
+            assertThat(remaining(refused, "second")).as("nothing taken by the refused call").isEqualTo(4);
+        }
+        HttpResponse<String> later = get("/contract/two");
+        assertThat(later.headers().firstValue("RateLimit-Policy")).hasValueSatisfying(
+                policy -> assertThat(policy).contains("\"first\";").contains("\"second\";"));
     }
 
     /** The {@code r} of the {@code limit}'s item in the response's {@code RateLimit} field. */
