@@ -19,6 +19,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
@@ -130,7 +131,7 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
     private static Mono<Void> write(ServerHttpResponse response, ResponseEntity<ProblemDetail> problem) {
         response.setStatusCode(problem.getStatusCode());
         response.getHeaders().addAll(problem.getHeaders());
-        byte[] body = RouteAnswers.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
+        byte[] body = RateLimitProblems.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
     }
 }

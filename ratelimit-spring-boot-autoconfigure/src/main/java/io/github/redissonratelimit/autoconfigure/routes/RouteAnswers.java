@@ -96,39 +96,4 @@ final class RouteAnswers {
             }
         };
     }
-
-    /** The problem as RFC 9457 JSON. */
-    static String json(ProblemDetail problem) {
-        StringBuilder json = new StringBuilder(200).append('{');
-        field(json, "type", problem.getType() == null ? null : problem.getType().toString());
-        field(json, "title", problem.getTitle());
-        json.append("\"status\":").append(problem.getStatus()).append(',');
-        field(json, "detail", problem.getDetail());
-        field(json, "instance", problem.getInstance() == null ? null : problem.getInstance().toString());
-        json.setLength(json.length() - 1);
-        return json.append('}').toString();
-    }
-
-    private static void field(StringBuilder json, String name, String value) {
-        if (value == null) {
-            return;
-        }
-        json.append('"').append(name).append("\":\"");
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                default -> {
-                    if (c < 0x20) {
-                        json.append(String.format("\\u%04x", (int) c));
-                    }
-                    else {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append("\",");
-    }
 }

@@ -18,6 +18,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.filter.OncePerRequestFilter;
 
+import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.autoconfigure.web.ServletRateLimitHeaders;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
@@ -134,7 +135,7 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
     private static void write(HttpServletResponse response, ResponseEntity<ProblemDetail> problem) throws IOException {
         response.setStatus(problem.getStatusCode().value());
         problem.getHeaders().forEach((name, values) -> response.setHeader(name, values.get(0)));
-        byte[] body = RouteAnswers.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
+        byte[] body = RateLimitProblems.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
     }

@@ -1,35 +1,16 @@
 package io.github.redissonratelimit.autoconfigure.contract;
 
-import java.net.URI;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.redissonratelimit.test.contract.LimitContract;
-import io.github.redissonratelimit.test.redis.FreshRedis;
+import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /** {@link LimitContract}: {@code ratelimit.routes} on WebFlux, on a real Redis. */
-class ReactiveRouteLimitContractTest extends LimitContract {
-
-    @RegisterExtension
-    final FreshRedis fresh = new FreshRedis();
-    private ConfigurableApplicationContext application;
-
-    @BeforeEach
-    void start() {
-        application = ContractApplications.routes(fresh.endpoint(), WebApplicationType.REACTIVE);
-    }
-
-    @AfterEach
-    void stop() {
-        application.close();
-    }
+class ReactiveRouteLimitContractTest extends ApplicationLimitContract {
 
     @Override
-    protected URI base() {
-        return ContractApplications.base(application);
+    ConfigurableApplicationContext start(RedisEndpoint redis) {
+        return ContractApplications.routes(redis, WebApplicationType.REACTIVE);
     }
 }
