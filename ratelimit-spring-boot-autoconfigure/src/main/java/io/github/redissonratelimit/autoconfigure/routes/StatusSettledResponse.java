@@ -9,12 +9,17 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * A servlet response that settles what depends on its status ({@code charge-when}) once, just before it starts its
  * body or ends with an error or a redirect, while its headers can still be set: the status is then final. A response
  * that never starts a body is settled by {@link #settle()} at the end of the request.
  */
 final class StatusSettledResponse extends HttpServletResponseWrapper {
+
+    private static final Log logger = LogFactory.getLog(StatusSettledResponse.class);
 
     private final IntConsumer settlement;
     private final AtomicBoolean settled = new AtomicBoolean();
@@ -37,7 +42,13 @@ final class StatusSettledResponse extends HttpServletResponseWrapper {
 
     private void settle(int status) {
         if (settled.compareAndSet(false, true)) {
-            settlement.accept(status);
+            try {
+                settlement.accept(status);
+            }
+            catch (RuntimeException ex) {
+                // the answer goes out as it is: a permit not given back returns when its grant leaves the window
+                logger.warn("Could not settle the charge-when of a " + status + " response", ex);
+            }
         }
     }
 
