@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatusCode;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.web.RateLimitHeaders;
+import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
 
@@ -19,8 +20,6 @@ import io.github.redissonratelimit.interceptor.RateLimitDecision;
  * problem), a request refused by the outage policy with the outage status and {@code Retry-After}.
  */
 final class GatewayAnswers {
-
-    static final String UNAVAILABLE_DETAIL = "The request cannot be rate limited right now; try again later";
 
     private final RateLimitHeaders headers;
     private final boolean gatewayHeaders;
@@ -53,7 +52,7 @@ final class GatewayAnswers {
         }
         else if (decision.error() instanceof RateLimitBackendUnavailableException unavailable) {
             rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(unavailable.getRetryAfterSeconds()));
-            refuse(slot, new Refusal(denyStatus, UNAVAILABLE_DETAIL, null));
+            refuse(slot, new Refusal(denyStatus, RateLimitProblems.UNAVAILABLE_DETAIL, null));
         }
         return new Response(decision.passed(), rendered);
     }

@@ -1,6 +1,5 @@
 package io.github.redissonratelimit.gateway;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 
 import org.apache.commons.logging.Log;
@@ -11,7 +10,6 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.web.server.ServerWebExchange;
@@ -78,23 +76,12 @@ final class RefusalAnswerFilter implements GlobalFilter, Ordered {
             if (!problemBody) {
                 return super.setComplete();
             }
-            byte[] body = RateLimitProblems.json(problem(status, refusal.detail(), path))
+            byte[] body = RateLimitProblems.json(RateLimitProblems.problem(status, refusal.detail(), path))
                     .getBytes(StandardCharsets.UTF_8);
             ServerHttpResponse response = getDelegate();
             response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
             response.getHeaders().setContentLength(body.length);
             return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-        }
-
-        private static ProblemDetail problem(HttpStatusCode status, String detail, String path) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-            HttpStatus known = HttpStatus.resolve(status.value());
-            if (known != null) {
-                problem.setTitle(known.getReasonPhrase());
-            }
-            problem.setType(URI.create("about:blank"));
-            problem.setInstance(URI.create(path));
-            return problem;
         }
     }
 }

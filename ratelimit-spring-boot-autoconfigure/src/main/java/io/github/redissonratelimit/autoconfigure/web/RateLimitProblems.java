@@ -23,6 +23,9 @@ import io.github.redissonratelimit.log.LogSafe;
  */
 public final class RateLimitProblems {
 
+    /** The detail of a call refused because Redis gave no decision. */
+    public static final String UNAVAILABLE_DETAIL = "The request cannot be rate limited right now; try again later";
+
     private RateLimitProblems() {
     }
 
@@ -31,9 +34,8 @@ public final class RateLimitProblems {
      * @param path the request path, reported as the problem's {@code instance}
      */
     public static ResponseEntity<ProblemDetail> tooManyRequests(RateLimitExceededException ex, String path) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, ex.getMessage());
-        problem.setTitle(HttpStatus.TOO_MANY_REQUESTS.getReasonPhrase());
-        return respond(problem, HttpStatus.TOO_MANY_REQUESTS, ex.getRetryAfterSeconds(), path);
+        return respond(problem(HttpStatus.TOO_MANY_REQUESTS, ex.getMessage(), path), HttpStatus.TOO_MANY_REQUESTS,
+                ex.getRetryAfterSeconds());
     }
 
     /**
@@ -42,13 +44,7 @@ public final class RateLimitProblems {
      */
     public static ResponseEntity<ProblemDetail> backendUnavailable(RateLimitBackendUnavailableException ex,
             HttpStatusCode status, String path) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status,
-                "The request cannot be rate limited right now; try again later");
-        HttpStatus known = HttpStatus.resolve(status.value());
-        if (known != null) {
-            problem.setTitle(known.getReasonPhrase());
-        }
-        return respond(problem, status, ex.getRetryAfterSeconds(), path);
+        return respond(problem(status, UNAVAILABLE_DETAIL, path), status, ex.getRetryAfterSeconds());
     }
 
     /**
@@ -72,12 +68,23 @@ public final class RateLimitProblems {
     }
 
     private static ResponseEntity<ProblemDetail> badRequest(String detail, String path) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, detail);
-        problem.setTitle(HttpStatus.BAD_REQUEST.getReasonPhrase());
+        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem(HttpStatus.BAD_REQUEST, detail, path));
+    }
+
+    /**
+     * The problem of every refusal: {@code status}, its reason phrase as the title (when the status is a known one),
+     * {@code detail}, type {@code about:blank} and the request path as {@code instance}.
+     */
+    public static ProblemDetail problem(HttpStatusCode status, String detail, String path) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+        HttpStatus known = HttpStatus.resolve(status.value());
+        if (known != null) {
+            problem.setTitle(known.getReasonPhrase());
+        }
         problem.setType(URI.create("about:blank"));
         problem.setInstance(URI.create(path));
-        return ResponseEntity.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(problem);
+        return problem;
     }
 
     /** {@code com.example.Orders$Api.submit(String)} as clients see it: {@code Api.submit}. */
@@ -147,9 +154,7 @@ public final class RateLimitProblems {
     }
 
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, HttpStatusCode status,
-            long retryAfterSeconds, String path) {
-        problem.setType(URI.create("about:blank"));
-        problem.setInstance(URI.create(path));
+            long retryAfterSeconds) {
         return ResponseEntity.status(status)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
