@@ -17,6 +17,11 @@ public record CallerKey(String source, String prefix) {
         Objects.requireNonNull(prefix, "prefix");
     }
 
+    /** Whether the limit's limiters are named by the key's value alone, shared with other limits. */
+    public boolean shared() {
+        return prefix.isEmpty();
+    }
+
     /** The logical key of a caller whose key is {@code value}. */
     public String logicalKey(String value) {
         return prefix + value;

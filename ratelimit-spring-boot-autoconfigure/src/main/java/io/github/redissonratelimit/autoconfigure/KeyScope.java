@@ -18,8 +18,8 @@ public enum KeyScope {
      */
     SHARED;
 
-    /** The logical key of {@code key}, a caller of the limit {@code limitName}. */
-    public String logicalKey(String limitName, String key) {
-        return this == SHARED ? key : limitName + ":" + key;
+    /** What the logical key of each caller of the limit {@code limitName} starts with ({@code ""}: nothing). */
+    public String keyPrefix(String limitName) {
+        return this == SHARED ? "" : limitName + ":";
     }
 }

@@ -38,7 +38,7 @@ final class GatewayLimit {
                 .displayName(limitName).source("gateway route " + routeId)
                 .backendErrorPolicy(config.getOnBackendError()).shadow(config.isShadow())
                 .callerKey(new CallerKey("the KeyResolver of route '" + routeId + "'",
-                        config.getKeyScope().logicalKey(limitName, "")))
+                        config.getKeyScope().keyPrefix(limitName)))
                 .build();
     }
 

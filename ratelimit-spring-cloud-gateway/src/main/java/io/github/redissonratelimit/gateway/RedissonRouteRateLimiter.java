@@ -86,7 +86,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
                 return Mono.just(answers.refusedAll(limitName, config, slot));
             }
             RateLimitOperation operation = operations.of(routeId, config, id);
-            String key = config.getKeyScope().logicalKey(operation.name(), id);
+            String key = operation.callerKey().logicalKey(id);
             return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, key,
                     operation.permits())))).map(decision -> answers.decided(decision, slot));
         });

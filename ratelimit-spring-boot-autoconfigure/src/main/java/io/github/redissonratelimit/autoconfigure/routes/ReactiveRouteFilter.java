@@ -81,7 +81,7 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
             if (refusal != null) {
                 return write(response, refusal);
             }
-            if (applied.stream().noneMatch(route -> route.route().chargeWhen() != null)) {
+            if (!RouteTable.chargesByStatus(applied)) {
                 return chain.filter(exchange);
             }
             // the status charge-when reads is final when the response commits: settle then, while its headers can

@@ -11,7 +11,6 @@ import org.springframework.web.util.pattern.PathPattern.PathMatchInfo;
 import io.github.redissonratelimit.RateLimitConditionException;
 import io.github.redissonratelimit.RateLimitCostException;
 import io.github.redissonratelimit.RateLimitKeyException;
-import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -21,11 +20,10 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
  *
  * @param methods upper case; empty: every method
  * @param tiers the limit of each configured tier, picked by {@code tier}
- * @param keyScope whose limiter a key's value names: the route's own ({@code <name>:<key>}) or the shared one
  */
 record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimitOperation operation,
-        Map<String, RateLimitOperation> tiers, RouteExpression key, KeyScope keyScope, RouteExpression cost,
-        RouteExpression chargeWhen, RouteExpression tier) {
+        Map<String, RateLimitOperation> tiers, RouteExpression key, RouteExpression cost, RouteExpression chargeWhen,
+        RouteExpression tier) {
 
     /** The request with the route's path variables when the route covers it; null otherwise. */
     RouteRequest match(String method, PathContainer path, RouteRequest request) {
@@ -101,7 +99,7 @@ record Route(String name, List<PathPattern> paths, Set<String> methods, RateLimi
                     : nullPart != null ? "has a null part: " + nullPart + " is null" : "evaluated to an empty key",
                     null));
         }
-        return keyScope.logicalKey(name, value.toString());
+        return limit.callerKey().logicalKey(value.toString());
     }
 
     private RateLimitKeyException named(RateLimitKeyException failure) {

@@ -71,7 +71,7 @@ final class RouteLimits {
     /** How the route's callers are told apart by the actuator and {@code RateLimiters}; null without a key. */
     private static CallerKey callerKey(String name, RouteProperties route) {
         return route.getKey() == null || route.getKey().isBlank() ? null
-                : new CallerKey(route.getKey(), route.getKeyScope().logicalKey(name, ""));
+                : new CallerKey(route.getKey(), route.getKeyScope().keyPrefix(name));
     }
 
     /** The route's own values over the defaults: what a tier falls back to. */

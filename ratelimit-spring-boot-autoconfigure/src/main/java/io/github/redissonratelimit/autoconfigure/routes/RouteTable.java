@@ -92,6 +92,16 @@ public final class RouteTable {
         return limits;
     }
 
+    /** Whether a covering route has a {@code charge-when}: the response status decides whether it charges. */
+    static boolean chargesByStatus(List<Applied> applied) {
+        for (Applied route : applied) {
+            if (route.route().chargeWhen() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The names of the covering routes whose {@code charge-when} does not hold for the response {@code status}. */
     static Set<String> notCharged(List<Applied> applied, int status) {
         Set<String> names = new HashSet<>();
@@ -151,7 +161,6 @@ public final class RouteTable {
         }
         return new Route(name, List.copyOf(paths), Set.copyOf(methods), operation, Map.copyOf(tiers),
                 RouteExpression.parse(prefix + "key", route.getKey(), "remoteAddress or header['X-Api-Key']"),
-                route.getKeyScope(),
                 RouteExpression.parse(prefix + "cost", route.getCost(), "param['items'] or 2"),
                 RouteExpression.parse(prefix + "charge-when", route.getChargeWhen(), "#status == 401"),
                 RouteExpression.parse(prefix + "tier", route.getTier(), "header['X-Plan']"));

@@ -70,7 +70,7 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             write(response, refusal);
             return;
         }
-        if (applied.stream().noneMatch(route -> route.route().chargeWhen() != null)) {
+        if (!RouteTable.chargesByStatus(applied)) {
             chain.doFilter(request, response);
             return;
         }

@@ -7,7 +7,6 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -24,7 +23,7 @@ final class SharedKeys {
     static void requireOneLimitPerKey(List<Route> routes) {
         Map<String, Route> byKey = new HashMap<>();
         for (Route route : routes) {
-            if (route.key() == null || route.keyScope() != KeyScope.SHARED) {
+            if (route.key() == null || !route.operation().callerKey().shared()) {
                 continue;
             }
             Route first = byKey.putIfAbsent(route.key().source().strip(), route);
