@@ -6,40 +6,15 @@ import java.util.List;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import org.redisson.api.RedissonClient;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.web.reactive.ReactiveManagementContextAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
-import org.springframework.boot.actuate.autoconfigure.web.servlet.ServletManagementContextAutoConfiguration;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.HttpMessageConvertersAutoConfiguration;
-import org.springframework.boot.autoconfigure.http.codec.CodecsAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.reactive.HttpHandlerAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.reactive.ReactiveWebServerFactoryAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.reactive.WebFluxAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.DispatcherServletAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.ServletWebServerFactoryAutoConfiguration;
-import org.springframework.boot.autoconfigure.web.servlet.WebMvcAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
-import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
-import io.github.redissonratelimit.autoconfigure.actuate.RateLimitEndpointAutoConfiguration;
-import io.github.redissonratelimit.autoconfigure.routes.RateLimitRoutesAutoConfiguration;
-import io.github.redissonratelimit.autoconfigure.web.RateLimitWebMvcAutoConfiguration;
-import io.github.redissonratelimit.autoconfigure.web.reactive.RateLimitWebFluxAutoConfiguration;
+import io.github.redissonratelimit.autoconfigure.routes.HttpApps;
 import io.github.redissonratelimit.test.contract.LimitContract;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
@@ -101,29 +76,6 @@ final class ContractApplications {
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ RateLimitAutoConfiguration.class, RateLimitRoutesAutoConfiguration.class,
-            RateLimitEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
-            WebEndpointAutoConfiguration.class, ManagementContextAutoConfiguration.class,
-            JacksonAutoConfiguration.class, AopAutoConfiguration.class })
-    static class Common {
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ ServletWebServerFactoryAutoConfiguration.class,
-            DispatcherServletAutoConfiguration.class, WebMvcAutoConfiguration.class,
-            HttpMessageConvertersAutoConfiguration.class, ServletManagementContextAutoConfiguration.class,
-            RateLimitWebMvcAutoConfiguration.class })
-    static class Servlet {
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({ ReactiveWebServerFactoryAutoConfiguration.class, HttpHandlerAutoConfiguration.class,
-            WebFluxAutoConfiguration.class, CodecsAutoConfiguration.class,
-            ReactiveManagementContextAutoConfiguration.class, RateLimitWebFluxAutoConfiguration.class })
-    static class Reactive {
-    }
-
     /** The annotated application, on Spring MVC. */
     static ConfigurableApplicationContext annotated(RedisEndpoint redis) {
         return start(redis, WebApplicationType.SERVLET, Annotated.class, List.of());
@@ -136,29 +88,21 @@ final class ContractApplications {
         route(routes, "narrow", "/contract/narrow", "remoteAddress", 2);
         route(routes, "keyed", "/contract/keyed", "param['user'] + ':' + remoteAddress", 2);
         route(routes, "charged", "/contract/charged", "remoteAddress", 3);
-        routes.add("--ratelimit.routes.charged.charge-when=#status >= 400");
+        routes.add("ratelimit.routes.charged.charge-when=#status >= 400");
         route(routes, "first", "/contract/two", "remoteAddress", 1);
         route(routes, "second", "/contract/two", "remoteAddress", 5);
         return start(redis, type, Plain.class, routes);
     }
 
     private static void route(List<String> arguments, String name, String path, String key, long rate) {
-        String prefix = "--ratelimit.routes." + name + ".";
+        String prefix = "ratelimit.routes." + name + ".";
         arguments.addAll(List.of(prefix + "paths=" + path, prefix + "key=" + key, prefix + "rate=" + rate,
                 prefix + "interval=60s"));
     }
 
     private static ConfigurableApplicationContext start(RedisEndpoint redis, WebApplicationType type,
             Class<?> controller, List<String> limits) {
-        List<String> arguments = new ArrayList<>(List.of("--server.port=0",
-                "--management.endpoints.web.exposure.include=ratelimits", "--ratelimit.backend-timeout=5s",
-                "--spring.main.banner-mode=off"));
-        arguments.addAll(limits);
-        return new SpringApplicationBuilder(Common.class, type == WebApplicationType.SERVLET ? Servlet.class
-                : Reactive.class, controller).web(type)
-                .initializers(context -> ((GenericApplicationContext) context).registerBean(RedissonClient.class,
-                        redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown")))
-                .run(arguments.toArray(String[]::new));
+        return new HttpApps(redis).start(type, controller, limits.toArray(String[]::new));
     }
 
     static URI base(ConfigurableApplicationContext context) {

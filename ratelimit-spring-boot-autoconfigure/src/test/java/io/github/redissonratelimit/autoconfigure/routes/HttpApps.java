@@ -42,12 +42,12 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * Starts a Spring MVC (Tomcat) or WebFlux (Netty) application with the starter, its routes and annotated
  * controllers on the test Redis, and sends it real HTTP requests.
  */
-final class HttpApps {
+public final class HttpApps {
 
     private final RedisEndpoint redis;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    HttpApps(RedisEndpoint redis) {
+    public HttpApps(RedisEndpoint redis) {
         this.redis = redis;
     }
 
@@ -75,7 +75,7 @@ final class HttpApps {
     }
 
     /** @param controller the application's controller (servlet or reactive, as {@code type} is) */
-    ConfigurableApplicationContext start(WebApplicationType type, Class<?> controller, String... properties) {
+    public ConfigurableApplicationContext start(WebApplicationType type, Class<?> controller, String... properties) {
         List<String> args = new ArrayList<>(List.of("--server.port=0",
                 "--management.endpoints.web.exposure.include=ratelimits", "--ratelimit.backend-timeout=5s",
                 "--spring.main.banner-mode=off"));
