@@ -3,8 +3,7 @@ package io.github.redissonratelimit.limiter;
 import java.time.Duration;
 import java.util.Objects;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
-import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 
 /**
@@ -23,9 +22,9 @@ public record LimitSpec(long rate, Duration interval, RateLimitMode mode, LimitA
         if (interval.toMillis() <= 0) {
             throw new IllegalArgumentException("interval must be at least 1ms but was " + interval);
         }
-        if (algorithm.calendar() != CalendarPeriod.NONE && !interval.equals(algorithm.calendar().longest())) {
-            throw new IllegalArgumentException("A quota per " + algorithm.calendar() + " has an interval of "
-                    + algorithm.calendar().longest() + " (its longest window) but was " + interval);
+        if (algorithm.interval() != null && !interval.equals(algorithm.interval())) {
+            throw new IllegalArgumentException("A " + algorithm + " has an interval of " + algorithm.interval()
+                    + " but was " + interval);
         }
     }
 
@@ -36,7 +35,12 @@ public record LimitSpec(long rate, Duration interval, RateLimitMode mode, LimitA
 
     /** The most permits one call can take: the burst of a token bucket, else the rate. */
     public long capacity() {
-        return algorithm.type() == RateLimitAlgorithm.TOKEN_BUCKET ? algorithm.burst() : rate;
+        return algorithm.capacity(rate);
+    }
+
+    /** What {@link #capacity()} is called in messages: {@code rate} or {@code burst}. */
+    public String capacityName() {
+        return algorithm.capacityName();
     }
 
     /** The same limit counted by {@code algorithm}. */

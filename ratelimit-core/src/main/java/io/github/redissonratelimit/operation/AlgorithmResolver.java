@@ -6,7 +6,10 @@ import java.time.ZoneId;
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.AlgorithmSettingException;
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.Setting;
 
 /**
  * Resolves the window and the algorithm of one limit, which depend on each other: a calendar period is the window of
@@ -30,33 +33,38 @@ final class AlgorithmResolver {
         Duration declaredInterval = declaration.window().toDuration(method);
         Sourced<CalendarPeriod> calendar = calendar(declaration, declaredInterval, policy, values, method);
         boolean quota = calendar != null && calendar.value() != CalendarPeriod.NONE;
-        Sourced<Duration> interval = quota ? new Sourced<>(calendar.value().longest(), calendar.origin())
-                : values.resolve("interval", PolicyValues::interval, declaredInterval, Duration.ofSeconds(1));
-        if (interval.value().toMillis() <= 0) {
-            throw new InvalidRateLimitException(method, interval.origin(), "must be at least 1ms but was "
-                    + interval.value(), "Redis keeps time in milliseconds: use a window of at least 1ms", null);
-        }
+        Sourced<Duration> interval = quota ? null
+                : values.explicit("interval", PolicyValues::interval, declaredInterval);
+        Sourced<Duration> defaultInterval = quota || interval != null ? null
+                : values.resolve("interval", PolicyValues::interval, null, null);
         Sourced<RateLimitAlgorithm> type = values.explicit("algorithm", policyValues -> policyValues.algorithm()
                 .algorithm(), declaration.algorithm() == RateLimitAlgorithm.DEFAULT ? null : declaration.algorithm());
-        if (type == null) {
-            type = quota ? new Sourced<>(RateLimitAlgorithm.FIXED_WINDOW, calendar.origin())
-                    : values.resolve("algorithm", policyValues -> policyValues.algorithm().algorithm(), null,
-                            RateLimitAlgorithm.SLIDING_WINDOW);
+        Sourced<RateLimitAlgorithm> defaultType = type != null || quota ? null
+                : values.resolve("algorithm", policyValues -> policyValues.algorithm().algorithm(), null, null);
+        if (declaration.burst() < 0) {
+            throw new InvalidRateLimitException(method, "burst", "must be greater than 0 but was "
+                    + declaration.burst(), "remove burst (a token bucket holds the rate) or set it to a positive "
+                            + "number", null);
         }
-        if (quota && type.value() != RateLimitAlgorithm.FIXED_WINDOW) {
-            throw new InvalidRateLimitException(method, calendar.origin(), "is " + calendar.value() + ", but "
-                    + type.origin() + " is " + type.value() + ": only a fixed window follows the calendar",
-                    "set algorithm to FIXED_WINDOW (or leave it unset), or remove " + calendar.origin(), null);
+        Sourced<Long> burst = values.resolve("burst", policyValues -> policyValues.algorithm().burst(),
+                declaration.burst() > 0 ? declaration.burst() : null, null);
+        Sourced<ZoneId> zone = values.explicit("zone", policyValues -> policyValues.algorithm().zone(), null);
+        Sourced<ZoneId> defaultZone = !quota || zone != null ? null
+                : values.resolve("zone", policyValues -> policyValues.algorithm().zone(), null, null);
+        try {
+            Algorithms.Resolved resolved = Algorithms.resolve(new Algorithms.Choice(setting(rate), setting(interval),
+                    setting(defaultInterval), setting(type), "algorithm", setting(defaultType), setting(burst),
+                    quota ? setting(calendar) : null, setting(zone), defaultZone == null ? null : defaultZone.value()));
+            return new Resolved(new Sourced<>(resolved.interval().value(), resolved.interval().origin()),
+                    resolved.algorithm(), resolved.capacity());
         }
-        Sourced<Long> burst = burst(declaration, values, type, method);
-        ZoneId zone = zone(values, quota, method);
-        LimitAlgorithm algorithm = switch (type.value()) {
-            case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(burst == null ? rate.value() : burst.value());
-            case FIXED_WINDOW -> quota ? LimitAlgorithm.fixedWindow(calendar.value(), zone)
-                    : LimitAlgorithm.fixedWindow();
-            default -> LimitAlgorithm.SLIDING_WINDOW;
-        };
-        return new Resolved(interval, algorithm, burst != null ? burst.origin() : rate.origin());
+        catch (AlgorithmSettingException ex) {
+            throw new InvalidRateLimitException(method, ex.getOrigin(), ex.getProblem(), ex.getFix(), null);
+        }
+    }
+
+    private static <T> Setting<T> setting(Sourced<T> sourced) {
+        return sourced == null ? null : new Setting<>(sourced.value(), sourced.origin());
     }
 
     /**
@@ -81,43 +89,5 @@ final class AlgorithmResolver {
         }
         return values.explicit("calendar", policyValues -> policyValues.algorithm().calendar(),
                 declaration.calendar() == CalendarPeriod.NONE ? null : declaration.calendar());
-    }
-
-    private static Sourced<Long> burst(RateLimitDeclaration declaration, ValueResolver values,
-            Sourced<RateLimitAlgorithm> type, String method) {
-        if (declaration.burst() < 0) {
-            throw new InvalidRateLimitException(method, "burst", "must be greater than 0 but was "
-                    + declaration.burst(), "remove burst (a token bucket holds the rate) or set it to a positive "
-                            + "number", null);
-        }
-        Sourced<Long> burst = values.resolve("burst", policyValues -> policyValues.algorithm().burst(),
-                declaration.burst() > 0 ? declaration.burst() : null, null);
-        if (burst == null) {
-            return null;
-        }
-        if (type.value() != RateLimitAlgorithm.TOKEN_BUCKET) {
-            throw new InvalidRateLimitException(method, burst.origin(), "(" + burst.value() + ") is set, but "
-                    + type.origin() + " is " + type.value() + ": only a token bucket has a burst",
-                    "set algorithm to TOKEN_BUCKET, or remove " + burst.origin(), null);
-        }
-        if (burst.value() <= 0) {
-            throw new InvalidRateLimitException(method, burst.origin(), "must be greater than 0 but was "
-                    + burst.value(), "remove it (a token bucket holds the rate) or set it to a positive number", null);
-        }
-        return burst;
-    }
-
-    /** The zone of a calendar quota; a zone set for a limit that is not one is refused. */
-    private static ZoneId zone(ValueResolver values, boolean quota, String method) {
-        if (!quota) {
-            Sourced<ZoneId> zone = values.explicit("zone", policyValues -> policyValues.algorithm().zone(), null);
-            if (zone != null) {
-                throw new InvalidRateLimitException(method, zone.origin(), "(" + zone.value() + ") is set, but the "
-                        + "limit is not a calendar quota", "set calendar too (e.g. DAY), or remove the zone", null);
-            }
-            return CalendarPeriod.DEFAULT_ZONE;
-        }
-        return values.resolve("zone", policyValues -> policyValues.algorithm().zone(), null,
-                CalendarPeriod.DEFAULT_ZONE).value();
     }
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
@@ -59,11 +58,11 @@ public record LimitOverride(String name, long rate, Duration interval, Long perm
      * quota is its period, which an override does not change.
      */
     public String problemWith(LimitSpec declared) {
-        CalendarPeriod calendar = declared.algorithm().calendar();
-        if (calendar != CalendarPeriod.NONE && !interval.equals(calendar.longest())) {
-            return "The interval of a quota per " + calendar + " is its period (" + calendar.longest()
-                    + "), which an override cannot change: override the rate only, with interval "
-                    + calendar.longest() + ", or change the period in configuration";
+        Duration own = declared.algorithm().interval();
+        if (own != null && !interval.equals(own)) {
+            return "The interval of a " + declared.algorithm() + " is its period (" + own
+                    + "), which an override cannot change: override the rate only, with interval " + own
+                    + ", or change the period in configuration";
         }
         return null;
     }

@@ -12,7 +12,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.key.KeyExpressionParser;
 import io.github.redissonratelimit.key.ValueExpression;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.LimitedMethod.DefaultName;
 
@@ -223,8 +223,7 @@ final class RateLimitOperationFactory {
         }
         tiers.operations().forEach((tier, operation) -> {
             LimitAlgorithm algorithm = operation.spec().algorithm();
-            if (algorithm.type() != spec.algorithm().type() || algorithm.calendar() != spec.algorithm().calendar()
-                    || !algorithm.zone().equals(spec.algorithm().zone())) {
+            if (!algorithm.sharesLimiterWith(spec.algorithm())) {
                 throw new InvalidRateLimitException(description, "tier", "'" + tier + "' counts with a "
                         + algorithm + ", but the limit with a " + spec.algorithm() + ", and the tiers share the "
                         + "key's limiter", "give the tier the limit's algorithm (a tier may change rate, interval "

@@ -96,7 +96,7 @@ final class AcquireCommands {
      * another algorithm (a limit whose algorithm changed), once.
      */
     private void send(RScriptAsync target, AcquireCall call) {
-        send(target, call, LuaScripts.ofAlgorithm(call.spec().algorithm().type()), false);
+        send(target, call, LuaScripts.ofAlgorithm(call.spec().algorithm()), false);
     }
 
     /** @param anchored the call goes again after its calendar bounds were found stale */
@@ -166,7 +166,7 @@ final class AcquireCommands {
 
     /** Refused before anything was taken (and, for a limiter without config, before anything was written). */
     private static IllegalArgumentException tooMany(AcquireCall call, long most) {
-        String what = call.spec().capacity() == call.spec().rate() ? "rate" : "burst";
+        String what = call.spec().capacityName();
         return new IllegalArgumentException("Requested permits amount cannot exceed defined rate: "
                 + call.permits() + " permits of rate limiter '" + LogSafe.text(call.limiterName()) + "', whose " + what
                 + " is " + most + " (the permits of one call must not exceed the " + what + " of any of its limits)");

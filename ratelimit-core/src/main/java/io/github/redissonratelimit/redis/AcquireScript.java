@@ -2,18 +2,15 @@ package io.github.redissonratelimit.redis;
 
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
-import io.github.redissonratelimit.annotation.CalendarPeriod;
-import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.DecisionArguments;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -44,7 +41,28 @@ final class AcquireScript {
     private volatile long calendarOffsetMillis;
     private final String grantIdPrefix;
     private final AtomicLong grantCounter = new AtomicLong();
-    private final Map<LimitSpec, String> declaredConfigs = new ConcurrentHashMap<>();
+    private final DecisionArguments arguments = new DecisionArguments() {
+
+        @Override
+        public String clock() {
+            return AcquireScript.this.clock();
+        }
+
+        @Override
+        public String grantId() {
+            return nextGrantId();
+        }
+
+        @Override
+        public Duration keepAlive(Duration interval) {
+            return options.keepAlive(interval);
+        }
+
+        @Override
+        public Instant redisTime() {
+            return clientClock.instant().plusMillis(calendarOffsetMillis);
+        }
+    };
 
     /**
      * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
@@ -77,22 +95,13 @@ final class AcquireScript {
     }
 
     /**
-     * The argument of one decision (see {@code decide.lua} and {@code algorithms.lua}), built when it is sent:
-     * permits, the clock ({@code 0} for Redis's), a new grant id, the declared config and the check to make of the
-     * stored one. One argument, not eight: Redis spends less time per call on one it matches with a pattern than on
-     * eight separate ones.
+     * The argument of one decision (see {@code decide.lua} and {@code algorithms.lua}), built when it is sent by the
+     * limit's algorithm. One argument, not eight: Redis spends less time per call on one it matches with a pattern
+     * than on eight separate ones.
      */
     String argument(long permits, LimitSpec spec, ConfigCheck check) {
-        LimitAlgorithm algorithm = spec.algorithm();
-        return switch (algorithm.type()) {
-            case TOKEN_BUCKET -> "g " + permits + " " + clock() + " " + typeCode(spec.mode()) + " " + check.code + " "
-                    + spec.rate() + ":" + spec.interval().toMillis() + ":" + algorithm.burst() + " " + nextGrantId();
-            case FIXED_WINDOW -> "f " + permits + " " + clock() + " " + spec.rate() + " " + spec.interval().toMillis()
-                    + " " + typeCode(spec.mode()) + " " + check.code + " "
-                    + CalendarWindows.bounds(algorithm,
-                            clientClock.instant().plusMillis(calendarOffsetMillis)) + " " + nextGrantId();
-            default -> permits + " " + clock() + " " + nextGrantId() + declaredConfig(spec) + check.code;
-        };
+        return spec.algorithm().argument(permits, spec.rate(), spec.interval(), typeCode(spec.mode()), check.code,
+                arguments);
     }
 
     /** The arguments of a refund of {@code permits} of a limiter declared as {@code spec}. */
@@ -106,41 +115,18 @@ final class AcquireScript {
         String rate = Long.toString(spec.rate());
         String interval = Long.toString(spec.interval().toMillis());
         String type = Integer.toString(typeCode(spec.mode()));
-        if (spec.algorithm().type() == RateLimitAlgorithm.SLIDING_WINDOW) {
-            return new Object[] {clock(), rate, interval, type};
-        }
-        return new Object[] {clock(), rate, interval, type, Long.toString(spec.capacity())};
+        Long empty = spec.algorithm().stateWhenEmpty(spec.rate());
+        return empty == null ? new Object[] {clock(), rate, interval, type}
+                : new Object[] {clock(), rate, interval, type, Long.toString(empty)};
     }
 
     /** The declared algorithm as write-back.lua reads it: the type, then the algorithm's own config. */
     static String writeBackDeclaration(LimitSpec spec) {
-        String type = Integer.toString(typeCode(spec.mode()));
-        LimitAlgorithm algorithm = spec.algorithm();
-        return switch (algorithm.type()) {
-            case TOKEN_BUCKET -> type + " g " + spec.rate() + " " + spec.interval().toMillis() + " "
-                    + algorithm.burst();
-            case FIXED_WINDOW -> type + " f " + spec.rate() + " " + spec.interval().toMillis()
-                    + (algorithm.calendar() == CalendarPeriod.NONE ? "" : " c");
-            default -> type;
-        };
+        return typeCode(spec.mode()) + spec.algorithm().writeBackDeclaration(spec.rate(), spec.interval());
     }
 
     private String clock() {
         return options.clock() == LimiterClock.CLIENT ? Long.toString(clientClock.millis()) : "0";
-    }
-
-    /** {@code " <rate> <interval ms> <type> <keep-alive ms> "}, the same for every call of a limit. */
-    private String declaredConfig(LimitSpec spec) {
-        String config = declaredConfigs.get(spec);
-        if (config == null) {
-            Duration keepAlive = options.keepAlive(spec.interval());
-            config = " " + spec.rate() + " " + spec.interval().toMillis() + " " + typeCode(spec.mode()) + " "
-                    + keepAlive.toMillis() + " ";
-            if (declaredConfigs.size() < 10_000) { // limits are declared, not per key: a bound for odd callers
-                declaredConfigs.put(spec, config);
-            }
-        }
-        return config;
     }
 
     /** RRateLimiter's type codes in its config hash: its {@code RateType} ordinals. */

@@ -1,12 +1,13 @@
 package io.github.redissonratelimit.redis;
 
-import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.regex.Matcher;
@@ -16,6 +17,8 @@ import org.redisson.api.RScript;
 import org.redisson.api.RScriptAsync;
 import org.redisson.client.RedisException;
 
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.Completions;
 
 /**
@@ -38,15 +41,6 @@ public final class LuaScripts {
     static final Script ACQUIRE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
             "decide", "algorithms", "acquire");
 
-    /** A decision of a sliding window alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
-    static final Script ACQUIRE_SLIDING = Script.of("acquire-sliding");
-
-    /** A decision of a token bucket alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
-    static final Script ACQUIRE_BUCKET = Script.of("acquire-bucket");
-
-    /** A decision of a fixed window alone, in its common case (else answered -4: sent again as {@link #ACQUIRE}). */
-    static final Script ACQUIRE_WINDOW = Script.of("acquire-window");
-
     static final Script ACQUIRE_MANY = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
             "decide", "algorithms", "acquire-many");
 
@@ -56,19 +50,27 @@ public final class LuaScripts {
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
+    private static final Map<String, Script> OWN = new ConcurrentHashMap<>();
+
     static final Script WRITE_BACK = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window",
             "write-back");
 
     private LuaScripts() {
     }
 
-    /** The script that decides a limiter declared with {@code algorithm} alone. */
-    static Script ofAlgorithm(RateLimitAlgorithm algorithm) {
-        return switch (algorithm) {
-            case TOKEN_BUCKET -> ACQUIRE_BUCKET;
-            case FIXED_WINDOW -> ACQUIRE_WINDOW;
-            default -> ACQUIRE_SLIDING;
-        };
+    /**
+     * The script that decides a limiter of {@code algorithm} alone in its common case (else it answers -4, and the call
+     * is sent again as {@link #ACQUIRE}).
+     */
+    static Script ofAlgorithm(LimitAlgorithm algorithm) {
+        return OWN.computeIfAbsent(algorithm.script(), Script::of);
+    }
+
+    /** Every script of the backend, as {@code RedissonRateLimitBackend.loadScripts} loads them. */
+    static List<Script> all() {
+        List<Script> all = new ArrayList<>(List.of(ACQUIRE, ACQUIRE_MANY, REFUND, STATE, WRITE_BACK));
+        Algorithms.scripts().forEach(name -> all.add(OWN.computeIfAbsent(name, Script::of)));
+        return all;
     }
 
     /** What the instance heartbeat sends: {@code heartbeat.lua}. */

@@ -211,7 +211,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         LimitSpec spec = request.spec();
         long permits = request.permits();
         if (permits <= 0 || permits > spec.capacity()) {
-            String most = spec.capacity() == spec.rate() ? "the rate" : "the burst";
+            String most = "the " + spec.capacityName();
             return CompletableFuture.failedFuture(new IllegalArgumentException("Permits to give back must be between 1 "
                     + "and " + most + " (" + spec.capacity() + ") but were " + permits));
         }
@@ -237,14 +237,9 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      */
     public static CompletionStage<Void> loadScripts(RedissonClient redisson) {
         RScript scripts = redisson.getScript(ScriptCodec.INSTANCE);
-        return CompletableFuture.allOf(scripts.scriptLoadAsync(LuaScripts.ACQUIRE.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_SLIDING.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_BUCKET.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_WINDOW.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.ACQUIRE_MANY.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.REFUND.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.STATE.text()).toCompletableFuture(),
-                scripts.scriptLoadAsync(LuaScripts.WRITE_BACK.text()).toCompletableFuture());
+        return CompletableFuture.allOf(LuaScripts.all().stream()
+                .map(script -> scripts.scriptLoadAsync(script.text()).toCompletableFuture())
+                .toArray(CompletableFuture[]::new));
     }
 
     /** Logs a config change at INFO (WARN for KEEP) once per distinct change, then at DEBUG per limiter. */

@@ -16,7 +16,7 @@ import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.key.KeyExpressionParser;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.AnnotationRateLimitOperationSourceTest.MapPolicies;
 
@@ -131,9 +131,11 @@ class AlgorithmDeclarationTest {
         assertThat(daily.algorithm()).isEqualTo(LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, CalendarPeriod.DEFAULT_ZONE));
         assertThat(daily.interval()).isEqualTo(Duration.ofDays(1));
 
-        assertThat(operation(Map.of(), defaults(null, BERLIN), "daily").spec().algorithm().zone()).isEqualTo(BERLIN);
+        assertThat(operation(Map.of(), defaults(null, BERLIN), "daily").spec().algorithm()).isEqualTo(
+                LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, BERLIN));
         assertThat(operation(Map.of("daily", policy(null, null, new AlgorithmValues(null, null, null, BERLIN))),
-                defaults(null, ZoneId.of("Asia/Tokyo")), "daily").spec().algorithm().zone()).isEqualTo(BERLIN);
+                defaults(null, ZoneId.of("Asia/Tokyo")), "daily").spec().algorithm()).isEqualTo(
+                LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, BERLIN));
     }
 
     @Test

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 class LimitOverridesTest {
@@ -111,9 +111,9 @@ class LimitOverridesTest {
                 RateLimitMode.OVERALL, LimitAlgorithm.fixedWindow(CalendarPeriod.DAY, berlin)));
 
         LimitOverride hourly = new LimitOverride("daily", 50, Duration.ofHours(1), null, "ops", Instant.EPOCH);
-        assertThat(hourly.problemWith(daily)).contains("quota per DAY", "cannot change", "interval PT24H");
+        assertThat(hourly.problemWith(daily)).contains("fixed window per day in Europe/Berlin", "cannot change", "interval PT24H");
         assertThatThrownBy(() -> hourly.spec(daily)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("quota per DAY");
+                .hasMessageContaining("fixed window per day in Europe/Berlin");
         overrides.replaceAll(Map.of("daily", hourly));
         assertThat(overrides.apply(List.of(quota)).get(0)).as("not applied: the quota keeps its declared limit")
                 .isSameAs(quota);

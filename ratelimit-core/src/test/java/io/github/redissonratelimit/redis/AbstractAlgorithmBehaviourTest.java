@@ -25,7 +25,8 @@ import org.redisson.api.RedissonClient;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.FixedWindow;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -69,10 +70,11 @@ abstract class AbstractAlgorithmBehaviourTest {
             LimitAlgorithm algorithm = ofRate.apply(rate);
             return switch (algorithm.type()) {
                 case TOKEN_BUCKET -> INTERVAL.multipliedBy(missing).dividedBy(rate);
-                case FIXED_WINDOW -> algorithm.calendar() == CalendarPeriod.NONE
+                case FIXED_WINDOW -> ((FixedWindow) algorithm).calendar() == CalendarPeriod.NONE
                         ? INTERVAL.minusMillis(System.currentTimeMillis() % INTERVAL.toMillis())
-                        : Duration.between(Instant.now(), algorithm.calendar()
-                                .next(algorithm.calendar().windowStart(ZonedDateTime.now(algorithm.zone()))));
+                        : Duration.between(Instant.now(), ((FixedWindow) algorithm).calendar().next(
+                                ((FixedWindow) algorithm).calendar().windowStart(ZonedDateTime.now(
+                                        ((FixedWindow) algorithm).zone()))));
                 default -> INTERVAL;
             };
         }

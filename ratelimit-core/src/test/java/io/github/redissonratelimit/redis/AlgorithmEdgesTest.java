@@ -23,7 +23,8 @@ import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.DecisionArguments;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
@@ -89,20 +90,46 @@ class AlgorithmEdgesTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"acquire-window", "acquire"})
     void aScriptGivenStaleBoundsWritesNothingAndAnswersRedisTime(String scriptName) {
-        LuaScripts.Script script = scriptName.equals("acquire") ? LuaScripts.ACQUIRE : LuaScripts.ACQUIRE_WINDOW;
+        LuaScripts.Script script = scriptName.equals("acquire") ? LuaScripts.ACQUIRE : LuaScripts.ofAlgorithm(LimitAlgorithm.fixedWindow());
         String value = LimiterNaming.valueKey(name);
         for (int call = 0; call < 5; call++) {
             long before = redisMillis();
-            String bounds = CalendarWindows.bounds(THREE_PER_HOUR.algorithm(),
-                    Instant.ofEpochMilli(before).minus(Duration.ofHours(2)));
+            String argument = THREE_PER_HOUR.algorithm().argument(1, 3, Duration.ofHours(1), 0, '-',
+                    arguments("grant" + call, Instant.ofEpochMilli(before).minus(Duration.ofHours(2))));
             List<?> reply = (List<?>) redis.command("EVAL", script.text(), "5", name, value, value + ":c",
                     LimiterNaming.permitsKey(name), LimiterNaming.permitsKey(name) + ":c",
-                    "f 1 0 3 3600000 0 - " + bounds + " grant" + call);
+                    argument);
             assertThat(Long.parseLong(String.valueOf(reply.get(0)))).as("stale bounds, call %d", call).isEqualTo(-5);
             assertThat(Long.parseLong(String.valueOf(reply.get(1)))).as("Redis's time")
                     .isBetween(before, redisMillis());
             assertThat(redis.keys("*")).as("nothing written").isEmpty();
         }
+    }
+
+    /** What the backend gives an argument, with {@code redisTime} as this JVM's idea of Redis's time. */
+    private static DecisionArguments arguments(String grantId, Instant redisTime) {
+        return new DecisionArguments() {
+
+            @Override
+            public String clock() {
+                return "0";
+            }
+
+            @Override
+            public String grantId() {
+                return grantId;
+            }
+
+            @Override
+            public Duration keepAlive(Duration interval) {
+                return interval;
+            }
+
+            @Override
+            public Instant redisTime() {
+                return redisTime;
+            }
+        };
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -63,7 +64,7 @@ class LeanScriptEquivalenceTest {
                 String argument = permits + " " + now + " g" + step + " " + declared + " " + interval + " "
                         + declaredType + " " + keepAlive + " " + check;
                 what = "acquire " + argument;
-                List<?> leanReply = (List<?>) lean.eval(LuaScripts.ACQUIRE_SLIDING, argument);
+                List<?> leanReply = (List<?>) lean.eval(LuaScripts.ofAlgorithm(LimitAlgorithm.SLIDING_WINDOW), argument);
                 if (leanReply.size() == 1 && Long.valueOf(-4).equals(leanReply.get(0))) {
                     fellBack++;
                     leanReply = (List<?>) lean.eval(LuaScripts.ACQUIRE, argument);

@@ -3,8 +3,12 @@ package io.github.redissonratelimit.autoconfigure;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
+import io.github.redissonratelimit.algorithm.AlgorithmSettingException;
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.Setting;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 
@@ -118,27 +122,24 @@ public class PolicyProperties extends TierProperties {
         tiers.forEach((tier, values) -> errors.group("tiers[" + tier + "]", "tiers." + tier, values::validate));
     }
 
-    /** What the policy alone shows cannot work; its combinations with the annotation are checked at startup. */
+    /**
+     * What the policy alone shows cannot work, as the one resolution of a limit's algorithm finds it; its
+     * combinations with the annotation are checked at startup. A burst is checked only against an algorithm the
+     * policy sets (the annotation may set a token bucket), a zone only against a calendar period the policy sets.
+     */
     private void validateAlgorithm(PropertyErrors errors) {
-        boolean quota = calendar != null && calendar != CalendarPeriod.NONE;
-        if (getBurst() != null && algorithm != null && algorithm != RateLimitAlgorithm.DEFAULT
-                && algorithm != RateLimitAlgorithm.TOKEN_BUCKET) {
-            errors.reject("burst", errors.name("burst") + " is set, but " + errors.name("algorithm") + " is "
-                    + algorithm + ": only a token bucket has a burst; set algorithm to token-bucket or remove burst");
+        RateLimitAlgorithm set = algorithm == null || algorithm == RateLimitAlgorithm.DEFAULT ? null : algorithm;
+        try {
+            Algorithms.resolve(new Algorithms.Choice(new Setting<>(1L, errors.name("rate")),
+                    Setting.of(getInterval(), errors.name("interval")), null, Setting.of(set, errors.name("algorithm")),
+                    errors.name("algorithm"), null, set == null ? null : Setting.of(getBurst(), errors.name("burst")),
+                    Setting.of(calendar, errors.name("calendar")),
+                    calendar == null ? null : Setting.of(zone, errors.name("zone")), null));
         }
-        if (quota && algorithm != null && algorithm != RateLimitAlgorithm.DEFAULT
-                && algorithm != RateLimitAlgorithm.FIXED_WINDOW) {
-            errors.reject("calendar", errors.name("calendar") + " is set, but " + errors.name("algorithm") + " is "
-                    + algorithm + ": only a fixed window follows the calendar; set algorithm to fixed-window (or "
-                    + "leave it unset), or remove calendar");
-        }
-        if (quota && getInterval() != null) {
-            errors.reject("interval", errors.name("interval") + " is set together with " + errors.name("calendar")
-                    + ", but a calendar quota's window is its period; remove one of them");
-        }
-        if (zone != null && calendar == CalendarPeriod.NONE) {
-            errors.reject("zone", errors.name("zone") + " is set, but " + errors.name("calendar") + " is none: "
-                    + "only a calendar quota has a zone; remove zone");
+        catch (AlgorithmSettingException ex) {
+            String field = Stream.of("interval", "algorithm", "burst", "calendar", "zone")
+                    .filter(name -> errors.name(name).equals(ex.getOrigin())).findFirst().orElse("algorithm");
+            errors.reject(field, ex.getMessage());
         }
     }
 }

@@ -14,7 +14,7 @@ import org.springframework.context.ApplicationContext;
 
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimit;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
@@ -122,7 +122,8 @@ class AlgorithmPropertiesTest {
                     assertThat(context).hasNotFailed();
                     assertThat(spec(context, "plain").algorithm()).isEqualTo(LimitAlgorithm.fixedWindow());
                     assertThat(spec(context, "search").algorithm()).isEqualTo(LimitAlgorithm.SLIDING_WINDOW);
-                    assertThat(spec(context, "export").algorithm().calendar()).isEqualTo(CalendarPeriod.DAY);
+                    assertThat(spec(context, "export").algorithm()).isEqualTo(LimitAlgorithm.fixedWindow(CalendarPeriod.DAY,
+                            CalendarPeriod.DEFAULT_ZONE));
                 });
         runner.withPropertyValues("ratelimit.defaults.algorithm=default").run(context -> assertThat(context)
                 .hasFailed().getFailure().hasStackTraceContaining("ratelimit.defaults.algorithm must be "
@@ -137,13 +138,13 @@ class AlgorithmPropertiesTest {
                 "ratelimit.policies.d.calendar=none", "ratelimit.policies.d.zone=UTC",
                 "ratelimit.policies.e.burst=0", "ratelimit.policies.f.tiers.gold.burst=2",
                 "ratelimit.policies.f.tiers.gold.permits=3").run(context -> assertThat(context).hasFailed()
-                        .getFailure().hasStackTraceContaining("ratelimit.policies.a.burst is set, but "
+                        .getFailure().hasStackTraceContaining("ratelimit.policies.a.burst (5) is set, but "
                                 + "ratelimit.policies.a.algorithm is SLIDING_WINDOW: only a token bucket has a burst")
-                        .hasStackTraceContaining("ratelimit.policies.b.calendar is set, but "
+                        .hasStackTraceContaining("ratelimit.policies.b.calendar (DAY) is set, but "
                                 + "ratelimit.policies.b.algorithm is TOKEN_BUCKET: only a fixed window follows the calendar")
-                        .hasStackTraceContaining("ratelimit.policies.c.interval is set together with "
+                        .hasStackTraceContaining("ratelimit.policies.c.interval (PT1H) is set together with "
                                 + "ratelimit.policies.c.calendar")
-                        .hasStackTraceContaining("ratelimit.policies.d.zone is set, but ratelimit.policies.d.calendar is none")
+                        .hasStackTraceContaining("ratelimit.policies.d.zone (UTC) is set, but the limit is not a calendar quota")
                         .hasStackTraceContaining("ratelimit.policies.e.burst must be greater than 0 but was 0")
                         .hasStackTraceContaining("ratelimit.policies.f.tiers.gold.permits (3) must not exceed "
                                 + "ratelimit.policies.f.tiers.gold.burst (2)"));
@@ -153,7 +154,7 @@ class AlgorithmPropertiesTest {
     void policyValuesThatDoNotFitTheAnnotationFailAtStartupNamingTheProperty() {
         runner.withBean(Api.class).withPropertyValues("ratelimit.policies.export.algorithm=token-bucket")
                 .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
-                        "Api.export(): calendar is DAY, but ratelimit.policies.export.algorithm is TOKEN_BUCKET"));
+                        "Api.export(): calendar (DAY) is set, but ratelimit.policies.export.algorithm is TOKEN_BUCKET"));
         runner.withBean(Api.class).withPropertyValues("ratelimit.policies.search.burst=5").run(context -> assertThat(
                 context).hasFailed().getFailure().hasStackTraceContaining("ratelimit.policies.search.burst (5) is set, "
                         + "but algorithm is SLIDING_WINDOW: only a token bucket has a burst"));

@@ -1,15 +1,16 @@
 package io.github.redissonratelimit.gateway;
 
-import java.time.Duration;
 import java.util.Set;
 
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.algorithm.AlgorithmSettingException;
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.Setting;
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -25,14 +26,18 @@ final class GatewayLimit {
     private GatewayLimit() {
     }
 
-    /** @throws IllegalArgumentException naming the route and the argument at fault */
-    static RateLimitOperation operation(RedissonRouteRateLimiter.Config config, String routeId) {
+    /**
+     * @param defaults {@code ratelimit.defaults}: the algorithm and zone of a route that sets none
+     * @throws IllegalArgumentException naming the route and the argument at fault
+     */
+    static RateLimitOperation operation(RedissonRouteRateLimiter.Config config, String routeId,
+            DefaultsProperties defaults) {
         String limitName = RedissonRouteRateLimiter.limitName(config, routeId);
-        LimitSpec spec = spec(config, routeId);
+        LimitSpec spec = spec(config, routeId, defaults);
         long taken = config.getPermits() == 0 ? 1 : config.getPermits();
         if (taken < 1 || taken > spec.capacity()) {
-            throw refused(routeId, "permits", "must be from 1 to the " + (spec.capacity() == spec.rate() ? "rate"
-                    : "burst") + " (" + spec.capacity() + ") but was " + taken, config);
+            throw refused(routeId, "permits", "must be from 1 to the " + spec.capacityName() + " ("
+                    + spec.capacity() + ") but was " + taken, config);
         }
         return RateLimitOperation.builder("gateway route '" + routeId + "'", limitName, spec).permits(taken)
                 .displayName(limitName).source("gateway route " + routeId)
@@ -69,47 +74,25 @@ final class GatewayLimit {
         return value != null && tiers.contains(value.toString()) ? value.toString() : null;
     }
 
-    private static LimitSpec spec(RedissonRouteRateLimiter.Config config, String routeId) {
+    private static LimitSpec spec(RedissonRouteRateLimiter.Config config, String routeId,
+            DefaultsProperties defaults) {
         if (config.getRate() < 1) {
             throw refused(routeId, "rate", "must be at least 1 but was " + config.getRate(), config);
         }
-        CalendarPeriod calendar = config.getCalendar() == null ? CalendarPeriod.NONE : config.getCalendar();
-        boolean quota = calendar != CalendarPeriod.NONE;
-        if (quota && config.getInterval() != null) {
-            throw refused(routeId, "interval", "is set together with calendar " + calendar + ", but a calendar quota's "
-                    + "window is its period: remove one of them", config);
+        RateLimitAlgorithm algorithm = config.getAlgorithm() == RateLimitAlgorithm.DEFAULT ? null
+                : config.getAlgorithm();
+        try {
+            Algorithms.Resolved window = Algorithms.resolve(new Algorithms.Choice(new Setting<>(config.getRate(),
+                    "rate"), Setting.of(config.getInterval(), "interval"), null, Setting.of(algorithm, "algorithm"),
+                    "algorithm", Setting.of(defaults.getAlgorithm() == RateLimitAlgorithm.DEFAULT ? null
+                            : defaults.getAlgorithm(), "ratelimit.defaults.algorithm"), config.getBurst() == 0 ? null : new Setting<>(config.getBurst(),
+                            "burst"), Setting.of(config.getCalendar(), "calendar"), Setting.of(config.getZone(),
+                                    "zone"), defaults.getZone()));
+            return new LimitSpec(config.getRate(), window.interval().value(), config.getMode(), window.algorithm());
         }
-        Duration window = quota ? calendar.longest()
-                : config.getInterval() == null ? Duration.ofSeconds(1) : config.getInterval();
-        if (window.toMillis() < 1) {
-            throw refused(routeId, "interval", "must be at least 1ms but was " + window, config);
+        catch (AlgorithmSettingException ex) {
+            throw refused(routeId, ex.getOrigin(), ex.getProblem() + "; " + ex.getFix(), config);
         }
-        RateLimitAlgorithm type = config.getAlgorithm() != null && config.getAlgorithm() != RateLimitAlgorithm.DEFAULT
-                ? config.getAlgorithm()
-                : quota ? RateLimitAlgorithm.FIXED_WINDOW : RateLimitAlgorithm.SLIDING_WINDOW;
-        if (quota && type != RateLimitAlgorithm.FIXED_WINDOW) {
-            throw refused(routeId, "calendar", "is " + calendar + ", but algorithm is " + type + ": only a fixed "
-                    + "window follows the calendar; set algorithm to fixed-window (or leave it unset)", config);
-        }
-        if (config.getBurst() != 0 && type != RateLimitAlgorithm.TOKEN_BUCKET) {
-            throw refused(routeId, "burst", "is set, but algorithm is " + type + ": only a token bucket has a burst; "
-                    + "set algorithm to token-bucket, or remove burst", config);
-        }
-        if (config.getBurst() < 0) {
-            throw refused(routeId, "burst", "must be at least 1 but was " + config.getBurst(), config);
-        }
-        if (config.getZone() != null && !quota) {
-            throw refused(routeId, "zone", "is set, but only a calendar quota has a zone: set calendar too, or "
-                    + "remove zone", config);
-        }
-        LimitAlgorithm algorithm = switch (type) {
-            case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(config.getBurst() == 0 ? config.getRate()
-                    : config.getBurst());
-            case FIXED_WINDOW -> quota ? LimitAlgorithm.fixedWindow(calendar, config.getZone() == null
-                    ? CalendarPeriod.DEFAULT_ZONE : config.getZone()) : LimitAlgorithm.fixedWindow();
-            default -> LimitAlgorithm.SLIDING_WINDOW;
-        };
-        return new LimitSpec(config.getRate(), window, config.getMode(), algorithm);
     }
 
     private static IllegalArgumentException refused(String routeId, String argument, String problem,

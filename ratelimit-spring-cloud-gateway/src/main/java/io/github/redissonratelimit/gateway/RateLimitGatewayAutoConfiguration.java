@@ -50,7 +50,7 @@ public final class RateLimitGatewayAutoConfiguration {
                 HttpStatusCode.valueOf(properties.getDenyStatus()));
         return new RedissonRouteRateLimiter(rateLimitInterceptor.decider(), answers,
                 rateLimitOperationSource.declaredLimits()::declare, configurationService,
-                new EmptyKeys(requestRateLimiterFactory));
+                new EmptyKeys(requestRateLimiterFactory), properties.getDefaults());
     }
 
     @Bean

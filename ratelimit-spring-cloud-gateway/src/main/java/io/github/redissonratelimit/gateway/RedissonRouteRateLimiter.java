@@ -16,6 +16,7 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.autoconfigure.KeyScope;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
@@ -42,14 +43,19 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
     private final ConfigurationService configurationService;
     private final EmptyKeys emptyKeys;
     private final RouteOperations operations;
+    private final DefaultsProperties defaults;
 
-    /** @param declare told each route's limit once, so that it is listed, reset and overridden by name */
+    /**
+     * @param declare told each route's limit once, so that it is listed, reset and overridden by name
+     * @param defaults {@code ratelimit.defaults}: the algorithm and zone of a route that sets none
+     */
     RedissonRouteRateLimiter(RateLimitDecider decider, GatewayAnswers answers, Consumer<List<RateLimitOperation>> declare,
-            ConfigurationService configurationService, EmptyKeys emptyKeys) {
+            ConfigurationService configurationService, EmptyKeys emptyKeys, DefaultsProperties defaults) {
         super(Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
         this.decider = decider;
         this.answers = answers;
-        this.operations = new RouteOperations(declare);
+        this.operations = new RouteOperations(declare, defaults);
+        this.defaults = defaults;
         this.configurationService = configurationService;
         this.emptyKeys = emptyKeys;
     }
@@ -61,7 +67,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
      */
     @Override
     public void onApplicationEvent(FilterArgsEvent event) {
-        Config config = RouteArguments.bind(event.getRouteId(), event.getArgs(), configurationService);
+        Config config = RouteArguments.bind(event.getRouteId(), event.getArgs(), configurationService,
+                defaults);
         if (config != null) {
             emptyKeys.route(event.getRouteId(), event.getArgs());
             getConfig().put(event.getRouteId(), config);
@@ -70,7 +77,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
 
     /** Refuses, naming the route and the argument, a configured limit that cannot work ({@link RouteArguments}). */
     void checkAll() {
-        RouteArguments.checkAll(getConfig());
+        RouteArguments.checkAll(getConfig(), defaults);
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.springframework.cloud.gateway.support.ConfigurationService;
 
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.gateway.RedissonRouteRateLimiter.Config;
 
 /**
@@ -21,7 +22,8 @@ final class RouteArguments {
      * The route's limit, or null when its arguments configure none.
      * @throws IllegalArgumentException naming the route and the argument at fault
      */
-    static Config bind(String routeId, Map<String, Object> arguments, ConfigurationService binder) {
+    static Config bind(String routeId, Map<String, Object> arguments, ConfigurationService binder,
+            DefaultsProperties defaults) {
         boolean own = hasArgumentsOf(arguments, RedissonRouteRateLimiter.CONFIGURATION_PROPERTY_NAME);
         boolean redis = hasArgumentsOf(arguments, RedisRateLimiterArguments.CONFIGURATION_PROPERTY_NAME);
         if (!own && !redis) {
@@ -44,7 +46,7 @@ final class RouteArguments {
                     .normalizedProperties(arguments).bind();
             config = redisArguments.toConfig(routeId);
         }
-        check(routeId, config);
+        check(routeId, config, defaults);
         return config;
     }
 
@@ -57,14 +59,14 @@ final class RouteArguments {
      * routes that set one limit name but configure it differently.
      * @throws IllegalArgumentException naming the route and the argument at fault
      */
-    static void checkAll(Map<String, Config> configs) {
+    static void checkAll(Map<String, Config> configs, DefaultsProperties defaults) {
         Map<String, String> routeByName = new HashMap<>();
         Map<String, String> limitByName = new HashMap<>();
         configs.forEach((routeId, config) -> {
-            check(routeId, config);
+            check(routeId, config, defaults);
             String name = RedissonRouteRateLimiter.limitName(config, routeId);
             String limit = config.refusesAll() != null ? "refuses every request"
-                    : GatewayLimit.operation(config, routeId).spec() + ", " + Math.max(1, config.getPermits())
+                    : GatewayLimit.operation(config, routeId, defaults).spec() + ", " + Math.max(1, config.getPermits())
                             + " permits, key-scope " + config.getKeyScope();
             String earlier = limitByName.putIfAbsent(name, limit);
             if (earlier != null && !earlier.equals(limit)) {
@@ -77,10 +79,11 @@ final class RouteArguments {
         });
     }
 
-    private static void check(String routeId, Config config) {
+    private static void check(String routeId, Config config, DefaultsProperties defaults) {
         if (config.refusesAll() == null) {
-            GatewayLimit.operation(config, routeId);
-            config.getTiers().keySet().forEach(tier -> GatewayLimit.operation(config.forTier(tier), routeId));
+            GatewayLimit.operation(config, routeId, defaults);
+            config.getTiers().keySet().forEach(tier -> GatewayLimit.operation(config.forTier(tier), routeId,
+                    defaults));
         }
     }
 }

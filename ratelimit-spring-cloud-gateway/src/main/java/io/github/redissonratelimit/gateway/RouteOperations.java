@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.gateway.RedissonRouteRateLimiter.Config;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -14,9 +15,15 @@ final class RouteOperations {
     private final Consumer<List<RateLimitOperation>> declare;
     private final Map<String, RateLimitOperation> operations = new ConcurrentHashMap<>();
 
-    /** @param declare told each route's limit once, so that it is listed, reset and overridden by name */
-    RouteOperations(Consumer<List<RateLimitOperation>> declare) {
+    private final DefaultsProperties defaults;
+
+    /**
+     * @param declare told each route's limit once, so that it is listed, reset and overridden by name
+     * @param defaults {@code ratelimit.defaults}, for what a route does not set
+     */
+    RouteOperations(Consumer<List<RateLimitOperation>> declare, DefaultsProperties defaults) {
         this.declare = declare;
+        this.defaults = defaults;
     }
 
     /** The limit of route {@code routeId}, configured by {@code config}, for the tier of {@code key}. */
@@ -27,7 +34,7 @@ final class RouteOperations {
         RateLimitOperation operation = operations.get(cacheKey);
         if (operation == null) {
             operation = operations.computeIfAbsent(cacheKey, ignored -> {
-                RateLimitOperation built = GatewayLimit.operation(current, routeId);
+                RateLimitOperation built = GatewayLimit.operation(current, routeId, defaults);
                 declare.accept(List.of(built));
                 return built;
             });

@@ -82,7 +82,7 @@ class GatewayStartupCheckTest {
     @Test
     void aFilterArgumentThatCannotWork() {
         assertStartupFails(Gateway.class, route("reports", "redisson-rate-limiter.rate", "5",
-                "redisson-rate-limiter.burst", "10"), "Route 'reports': redisson-rate-limiter.burst is set, but "
+                "redisson-rate-limiter.burst", "10"), "Route 'reports': redisson-rate-limiter.burst (10) is set, but "
                         + "algorithm is SLIDING_WINDOW");
     }
 
@@ -111,7 +111,7 @@ class GatewayStartupCheckTest {
 
     @Test
     void aJavaConfiguration() {
-        assertStartupFails(JavaGateway.class, Map.of(), "Route 'search': redisson-rate-limiter.burst is set, but "
+        assertStartupFails(JavaGateway.class, Map.of(), "Route 'search': redisson-rate-limiter.burst (10) is set, but "
                 + "algorithm is " + RateLimitAlgorithm.SLIDING_WINDOW);
     }
 }

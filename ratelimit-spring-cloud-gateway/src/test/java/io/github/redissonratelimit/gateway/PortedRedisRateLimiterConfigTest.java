@@ -27,8 +27,9 @@ import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.route.builder.RouteLocatorBuilder;
 import org.springframework.context.annotation.Bean;
 
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 
 /**
@@ -36,6 +37,8 @@ import io.github.redissonratelimit.test.redis.FreshRedis;
  * arguments of a route and of the default filters, and the Java route builder, configure the same token bucket.
  */
 class PortedRedisRateLimiterConfigTest {
+
+    private static final DefaultsProperties NO_DEFAULTS = new DefaultsProperties();
 
     private static final String DEFAULT_FILTERS = "--spring.cloud.gateway.server.webflux.default-filters[0].";
 
@@ -99,8 +102,8 @@ class PortedRedisRateLimiterConfigTest {
     public void aBurstCapacityBelowTheReplenishRateIsABucketOfThatSize() {
         RedissonRouteRateLimiter.Config config = new RedisRateLimiterArguments().setReplenishRate(10)
                 .setBurstCapacity(5).toConfig("r");
-        assertThat(GatewayLimit.operation(config, "r").spec().algorithm()).isEqualTo(LimitAlgorithm.tokenBucket(5));
-        assertThat(GatewayLimit.operation(config, "r").spec().rate()).isEqualTo(10);
+        assertThat(GatewayLimit.operation(config, "r", NO_DEFAULTS).spec().algorithm()).isEqualTo(LimitAlgorithm.tokenBucket(5));
+        assertThat(GatewayLimit.operation(config, "r", NO_DEFAULTS).spec().rate()).isEqualTo(10);
     }
 
     @Test

@@ -13,6 +13,8 @@ import org.springframework.context.support.GenericApplicationContext;
 
 import reactor.core.publisher.Flux;
 
+import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
+
 /**
  * Pure logic: the startup check builds the routes and checks the limits when its own context is refreshed, and never
  * for a child context's refresh (a load balancer's, created at a request on a server thread, where building the
@@ -23,7 +25,7 @@ class RouteLimitCheckTest {
     private final AtomicInteger builds = new AtomicInteger();
     private final GenericApplicationContext context = new GenericApplicationContext();
     private final RedissonRouteRateLimiter limiter = new RedissonRouteRateLimiter(null, null, operations -> {
-    }, null, null);
+    }, null, null, new DefaultsProperties());
     private final RouteLimitCheck check;
 
     RouteLimitCheckTest() {
@@ -42,7 +44,7 @@ class RouteLimitCheckTest {
         limiter.getConfig().put("search", new RedissonRouteRateLimiter.Config().setRate(5).setBurst(10));
         assertThatThrownBy(() -> check.onApplicationEvent(new ContextRefreshedEvent(context)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("Route 'search': redisson-rate-limiter.burst is set");
+                .hasMessageContaining("Route 'search': redisson-rate-limiter.burst (10) is set");
     }
 
     @Test

@@ -1,10 +1,9 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
 import java.util.List;
+import java.util.Map;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
-import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.Tiers;
 
@@ -28,25 +27,20 @@ public record LimitDescriptor(String name, String displayName, String method, St
 
     static LimitDescriptor of(RateLimitOperation operation) {
         LimitAlgorithm algorithm = operation.spec().algorithm();
-        boolean calendar = algorithm.calendar() != CalendarPeriod.NONE;
+        Map<String, Object> settings = algorithm.settings();
         return new LimitDescriptor(operation.name(), operation.displayName(), operation.method(),
                 operation.key() != null ? operation.key().source()
                         : operation.callerKey() != null ? operation.callerKey().source() : null,
                 operation.spec().rate(),
                 operation.spec().interval().toString(), operation.spec().interval().toMillis(),
-                operation.spec().mode().name(), algorithm.type().name(), burstOf(operation),
-                calendar ? algorithm.calendar().name() : null, calendar ? algorithm.zone().getId() : null,
+                operation.spec().mode().name(), algorithm.type().name(), (Long) settings.get("burst"),
+                (String) settings.get("calendar"), (String) settings.get("zone"),
                 operation.shadow(), operation.permits(), costOf(operation),
                 operation.waitTimeout().isZero() ? null : operation.waitTimeout().toString(),
                 operation.fallback() == null ? null : operation.fallback().toString(),
                 operation.condition() == null ? null : operation.condition().source(),
                 operation.skipIf() == null ? null : operation.skipIf().source(),
                 operation.tiers() == null ? null : TiersDescriptor.of(operation.tiers()), operation.source());
-    }
-
-    private static Long burstOf(RateLimitOperation operation) {
-        LimitAlgorithm algorithm = operation.spec().algorithm();
-        return algorithm.type() == RateLimitAlgorithm.TOKEN_BUCKET ? algorithm.burst() : null;
     }
 
     private static String costOf(RateLimitOperation operation) {
@@ -80,7 +74,8 @@ public record LimitDescriptor(String name, String displayName, String method, St
 
         static TierDescriptor of(String name, RateLimitOperation operation) {
             return new TierDescriptor(name, operation.spec().rate(), operation.spec().interval().toString(),
-                    operation.spec().interval().toMillis(), operation.spec().mode().name(), burstOf(operation),
+                    operation.spec().interval().toMillis(), operation.spec().mode().name(),
+                    (Long) operation.spec().algorithm().settings().get("burst"),
                     operation.shadow(), operation.permits(), costOf(operation), operation.source());
         }
     }

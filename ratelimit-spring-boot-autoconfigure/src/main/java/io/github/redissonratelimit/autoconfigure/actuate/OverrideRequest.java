@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.springframework.boot.convert.DurationStyle;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
@@ -26,13 +26,13 @@ record OverrideRequest(long rate, Duration interval, Long permits) {
      */
     static OverrideRequest of(String rate, String interval, String permits, List<RateLimitOperation> operations) {
         long parsedRate = wholeNumber("rate", rate, 1, Long.MAX_VALUE, "must be a whole number of at least 1");
-        CalendarPeriod calendar = operations.stream().map(operation -> operation.spec().algorithm().calendar())
-                .filter(period -> period != CalendarPeriod.NONE).findFirst().orElse(CalendarPeriod.NONE);
-        Duration parsedInterval = calendar != CalendarPeriod.NONE && (interval == null || interval.isBlank())
-                ? calendar.longest() : duration(interval);
-        if (calendar != CalendarPeriod.NONE && !parsedInterval.equals(calendar.longest())) {
-            throw RefusedWrite.field("interval", interval, "cannot be overridden: the limit is a quota per "
-                    + calendar + ", whose window is the period; leave interval out to override the rate only");
+        LimitAlgorithm fixed = operations.stream().map(operation -> operation.spec().algorithm())
+                .filter(algorithm -> algorithm.interval() != null).findFirst().orElse(null);
+        Duration parsedInterval = fixed != null && (interval == null || interval.isBlank()) ? fixed.interval()
+                : duration(interval);
+        if (fixed != null && !parsedInterval.equals(fixed.interval())) {
+            throw RefusedWrite.field("interval", interval, "cannot be overridden: the limit is a " + fixed
+                    + ", whose window is the period; leave interval out to override the rate only");
         }
         Long parsedPermits = permits == null ? null : wholeNumber("permits", permits, 1, parsedRate,
                 "must be a whole number from 1 to the rate (" + parsedRate + ")");

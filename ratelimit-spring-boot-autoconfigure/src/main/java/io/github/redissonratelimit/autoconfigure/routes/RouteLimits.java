@@ -1,19 +1,17 @@
 package io.github.redissonratelimit.autoconfigure.routes;
 
-import java.time.Duration;
-import java.time.ZoneId;
-
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
-import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.DefaultsProperties;
 import io.github.redissonratelimit.autoconfigure.LimitProperties;
 import io.github.redissonratelimit.autoconfigure.RouteProperties;
 import io.github.redissonratelimit.autoconfigure.TierProperties;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.AlgorithmSettingException;
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.Setting;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.CallerKey;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -41,22 +39,20 @@ final class RouteLimits {
             throw new InvalidConfigurationPropertyValueException(prefix + "rate", null,
                     "a route needs a rate (or ratelimit.defaults.rate); set e.g. " + prefix + "rate=100");
         }
-        CalendarPeriod calendar = route.getCalendar() == null ? CalendarPeriod.NONE : route.getCalendar();
-        Duration interval = interval(prefix, values, fallback, calendar);
         RateLimitMode mode = values.getMode() != null && values.getMode() != RateLimitMode.DEFAULT ? values.getMode()
                 : fallback.getMode() != null && fallback.getMode() != RateLimitMode.DEFAULT ? fallback.getMode()
                 : RateLimitMode.OVERALL;
-        LimitAlgorithm algorithm = algorithm(name, prefix, route, values, defaults, calendar, rate);
+        Algorithms.Resolved window = window(name, prefix, route, values, fallback, defaults, rate);
         Long permits = values.getPermits() != null ? values.getPermits() : fallback.getPermits();
         if (permits != null && route.getCost() != null && values.getPermits() != null) {
             throw new InvalidConfigurationPropertyValueException(prefix + "permits", permits,
                     "set together with cost: use either a fixed permits or a cost expression");
         }
-        LimitSpec spec = new LimitSpec(rate, interval, mode, algorithm);
+        LimitSpec spec = new LimitSpec(rate, window.interval().value(), mode, window.algorithm());
         long taken = permits == null ? 1 : permits;
         if (taken > spec.capacity()) {
             throw new InvalidConfigurationPropertyValueException(prefix + "permits", taken, "more than the "
-                    + (algorithm.type() == RateLimitAlgorithm.TOKEN_BUCKET ? "burst " : "rate ") + spec.capacity()
+                    + spec.capacityName() + " " + spec.capacity()
                     + ": no request could ever pass");
         }
         BackendErrorPolicy onBackendError = route.getOnBackendError() == null ? BackendErrorPolicy.DEFAULT
@@ -84,51 +80,32 @@ final class RouteLimits {
         return merged;
     }
 
-    /** A calendar quota's interval is its period's longest; any other's the values', the fallback's, else 1s. */
-    private static Duration interval(String prefix, LimitProperties values, LimitProperties fallback,
-            CalendarPeriod calendar) {
-        if (calendar == CalendarPeriod.NONE) {
-            return values.getInterval() != null ? values.getInterval()
-                    : fallback.getInterval() != null ? fallback.getInterval() : Duration.ofSeconds(1);
-        }
-        if (values.getInterval() != null) {
-            throw new InvalidConfigurationPropertyValueException(prefix + "interval", values.getInterval(),
-                    "the route is a quota per " + calendar + " (its calendar), whose window is the period: remove "
-                            + prefix + "interval");
-        }
-        return calendar.longest();
-    }
-
-    private static LimitAlgorithm algorithm(String name, String prefix, RouteProperties route,
-            LimitProperties values, DefaultsProperties defaults, CalendarPeriod calendar, long rate) {
+    /**
+     * The route's window and algorithm, by the one resolution every limit has: a tier's interval and burst over the
+     * route's, the route's algorithm, calendar period and zone over the defaults'.
+     */
+    private static Algorithms.Resolved window(String name, String prefix, RouteProperties route,
+            LimitProperties values, LimitProperties fallback, DefaultsProperties defaults, long rate) {
         String routePrefix = "ratelimit.routes." + name + ".";
-        RateLimitAlgorithm type = route.getAlgorithm() != null && route.getAlgorithm() != RateLimitAlgorithm.DEFAULT
-                ? route.getAlgorithm()
-                : calendar != CalendarPeriod.NONE ? RateLimitAlgorithm.FIXED_WINDOW
-                : defaults.getAlgorithm() != null ? defaults.getAlgorithm() : RateLimitAlgorithm.SLIDING_WINDOW;
-        if (calendar != CalendarPeriod.NONE && type != RateLimitAlgorithm.FIXED_WINDOW) {
-            throw new InvalidConfigurationPropertyValueException(routePrefix + "calendar", calendar,
-                    "only a fixed window follows the calendar, but " + routePrefix + "algorithm is " + type
-                            + ": set it to fixed-window (or leave it unset), or remove the calendar");
-        }
         Long burst = values instanceof TierProperties tier && tier.getBurst() != null ? tier.getBurst()
                 : route.getBurst();
-        if (burst != null && type != RateLimitAlgorithm.TOKEN_BUCKET) {
-            throw new InvalidConfigurationPropertyValueException(prefix + "burst", burst, "only a token bucket has "
-                    + "a burst, but the route's algorithm is " + type + ": set " + routePrefix
-                    + "algorithm=token-bucket, or remove the burst");
+        String burstOrigin = (values instanceof TierProperties tier && tier.getBurst() != null ? prefix : routePrefix)
+                + "burst";
+        RateLimitAlgorithm algorithm = route.getAlgorithm() == RateLimitAlgorithm.DEFAULT ? null : route.getAlgorithm();
+        try {
+            return Algorithms.resolve(new Algorithms.Choice(new Setting<>(rate, prefix + "rate"),
+                    Setting.of(values.getInterval(), prefix + "interval"),
+                    Setting.of(fallback.getInterval(), fallback == defaults ? "ratelimit.defaults.interval"
+                            : routePrefix + "interval"),
+                    Setting.of(algorithm, routePrefix + "algorithm"), routePrefix + "algorithm",
+                    Setting.of(defaults.getAlgorithm() == RateLimitAlgorithm.DEFAULT ? null : defaults.getAlgorithm(),
+                            "ratelimit.defaults.algorithm"),
+                    Setting.of(burst, burstOrigin), Setting.of(route.getCalendar(), routePrefix + "calendar"),
+                    Setting.of(route.getZone(), routePrefix + "zone"), defaults.getZone()));
         }
-        if (route.getZone() != null && calendar == CalendarPeriod.NONE) {
-            throw new InvalidConfigurationPropertyValueException(routePrefix + "zone", route.getZone(),
-                    "only a calendar quota has a zone: set " + routePrefix + "calendar too, or remove the zone");
+        catch (AlgorithmSettingException ex) {
+            throw new InvalidConfigurationPropertyValueException(ex.getOrigin(), null, ex.getProblem() + "; "
+                    + ex.getFix());
         }
-        ZoneId zone = route.getZone() != null ? route.getZone()
-                : defaults.getZone() != null ? defaults.getZone() : CalendarPeriod.DEFAULT_ZONE;
-        return switch (type) {
-            case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(burst != null ? burst : rate);
-            case FIXED_WINDOW -> calendar == CalendarPeriod.NONE ? LimitAlgorithm.fixedWindow()
-                    : LimitAlgorithm.fixedWindow(calendar, zone);
-            default -> LimitAlgorithm.SLIDING_WINDOW;
-        };
     }
 }

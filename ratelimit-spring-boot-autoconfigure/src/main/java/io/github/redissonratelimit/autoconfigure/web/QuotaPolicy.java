@@ -1,7 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
-import io.github.redissonratelimit.annotation.CalendarPeriod;
-import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
+import java.time.Duration;
+
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
@@ -29,18 +29,12 @@ final class QuotaPolicy {
 
     /** The {@code w} of the limit in seconds, or -1 to leave it out. */
     static long windowSeconds(LimitSpec limit) {
-        if (limit.algorithm().calendar() != CalendarPeriod.NONE) {
+        Duration replenishment = limit.algorithm().replenishment(limit.rate(), limit.interval());
+        if (replenishment == null) {
             return -1;
         }
-        long millis = limit.interval().toMillis();
-        if (limit.algorithm().type() == RateLimitAlgorithm.TOKEN_BUCKET) {
-            long burst = limit.algorithm().burst();
-            if (Math.multiplyHigh(burst, millis) != 0 || burst * millis < 0 || burst * millis % limit.rate() != 0) {
-                return -1;
-            }
-            millis = burst * millis / limit.rate();
-        }
-        return millis % 1000 == 0 ? millis / 1000 : -1;
+        long millis = replenishment.toMillis();
+        return millis % 1000 == 0 && replenishment.toNanos() % 1_000_000 == 0 ? millis / 1000 : -1;
     }
 
     /** The items's parameters after its name: {@code ;q=5;w=60}. */

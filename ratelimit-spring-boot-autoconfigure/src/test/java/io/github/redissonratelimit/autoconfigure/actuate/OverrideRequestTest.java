@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 
@@ -35,7 +35,7 @@ class OverrideRequestTest {
     @Test
     void aCalendarQuotasIntervalCannotBeOverridden() {
         assertThatThrownBy(() -> OverrideRequest.of("50", "1h", null, DAILY)).isInstanceOf(RefusedWrite.class)
-                .hasMessage("interval '1h' cannot be overridden: the limit is a quota per DAY, whose window is the "
+                .hasMessage("interval '1h' cannot be overridden: the limit is a fixed window per day in Europe/Berlin, whose window is the "
                         + "period; leave interval out to override the rate only");
     }
 

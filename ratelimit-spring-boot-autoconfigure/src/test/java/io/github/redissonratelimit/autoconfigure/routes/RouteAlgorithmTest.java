@@ -14,7 +14,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.autoconfigure.NoRedis;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 
@@ -90,9 +90,9 @@ class RouteAlgorithmTest {
                 "ratelimit.routes.api.tier=header['X']", "ratelimit.routes.api.tiers.gold.permits=3");
         runner.withPropertyValues("ratelimit.routes.api.calendar=day", "ratelimit.routes.api.interval=1h")
                 .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
-                        "ratelimit.routes.api.interval is set together with ratelimit.routes.api.calendar"));
+                        "ratelimit.routes.api.interval (PT1H) is set together with ratelimit.routes.api.calendar"));
         runner.withPropertyValues("ratelimit.routes.api.calendar=day", "ratelimit.routes.api.algorithm=token-bucket")
                 .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
-                        "ratelimit.routes.api.calendar is set, but ratelimit.routes.api.algorithm is TOKEN_BUCKET"));
+                        "ratelimit.routes.api.calendar (DAY) is set, but ratelimit.routes.api.algorithm is TOKEN_BUCKET"));
     }
 }

@@ -13,7 +13,7 @@ import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.autoconfigure.RateLimitHeaderStyle;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;

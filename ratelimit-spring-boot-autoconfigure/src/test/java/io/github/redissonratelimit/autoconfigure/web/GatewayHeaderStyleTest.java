@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.autoconfigure.RateLimitHeaderStyle;
-import io.github.redissonratelimit.limiter.LimitAlgorithm;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;

@@ -1,0 +1,23 @@
+package io.github.redissonratelimit.algorithm;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** What the argument of one decision takes from the backend that sends it, besides the limit. */
+public interface DecisionArguments {
+
+    /** The clock that stamps the decision: {@code 0} for Redis's, else this JVM's time in ms. */
+    String clock();
+
+    /** A new grant id, unique among the live grants of every instance. */
+    String grantId();
+
+    /** How long a sliding window's keys are kept after its last grant. */
+    Duration keepAlive(Duration interval);
+
+    /**
+     * Redis's time as this JVM knows it: its own clock moved by how far Redis's was found to be off, so that windows
+     * placed on it hold Redis's time (see {@code RedisClockAnswer}).
+     */
+    Instant redisTime();
+}
