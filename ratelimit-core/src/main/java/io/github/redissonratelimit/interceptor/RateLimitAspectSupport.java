@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -19,7 +17,6 @@ import org.springframework.util.function.SingletonSupplier;
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.log.LogSafe;
-import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -29,7 +26,6 @@ import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 import io.github.redissonratelimit.outcome.RateLimitListener;
-import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
 /**
  * The one decision path of every limited call, whatever its method returns: evaluates conditions and keys,
@@ -49,9 +45,9 @@ abstract class RateLimitAspectSupport {
     private final BackendRequests requests;
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
     private final OutcomeListeners listeners = new OutcomeListeners();
-    private final ShadowRejectionLog shadowRejections = new ShadowRejectionLog();
     private final Refunds refunds;
     private final Charges charges;
+    private final LimitAnswers answers;
     private volatile LimitOverrides overrides = new LimitOverrides();
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
@@ -62,6 +58,7 @@ abstract class RateLimitAspectSupport {
         this.requests = new BackendRequests(stack);
         this.refunds = new Refunds(stack);
         this.charges = new Charges(refunds);
+        this.answers = new LimitAnswers(refunds, () -> defaultBackendErrorPolicy);
     }
 
     /** Who is told the decisions of every call (metrics, HTTP headers). */
@@ -139,7 +136,7 @@ abstract class RateLimitAspectSupport {
     /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
     LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
         return new LimitCall(operation, key, new AcquireRequest(naming.limiterName(key), operation.spec(), permits,
-                policyOf(operation), operation.shadow(), operation.waitTimeout()));
+                answers.policyOf(operation), operation.shadow(), operation.waitTimeout()));
     }
 
     /** Gives back the grants of calls that passed and were not charged. */
@@ -150,12 +147,6 @@ abstract class RateLimitAspectSupport {
     /** {@code operations} with the limits changed at runtime applied. */
     List<RateLimitOperation> overridden(List<RateLimitOperation> operations) {
         return overrides.apply(operations);
-    }
-
-    /** The limit's outage policy, {@code DEFAULT} resolved. */
-    private BackendErrorPolicy policyOf(RateLimitOperation operation) {
-        BackendErrorPolicy policy = operation.backendErrorPolicy();
-        return policy == BackendErrorPolicy.DEFAULT ? defaultBackendErrorPolicy : policy;
     }
 
     /**
@@ -193,86 +184,19 @@ abstract class RateLimitAspectSupport {
                 pending |= !decisions[asked++].isDone();
             }
             CompletableFuture<Decision> last = decisions[asked - 1];
-            if (asked < count && last.isDone() && !goesOn(calls.get(asked - 1), last)) {
+            if (asked < count && last.isDone() && !answers.goesOn(calls.get(asked - 1), last)) {
                 break;
             }
         }
         if (!pending) {
-            return settle(acquisition, decisions, starts, asked);
+            return answers.settle(acquisition, decisions, starts, asked);
         }
         int settled = asked;
         CompletableFuture<?> all = settled == 1 ? decisions[0] : CompletableFuture.allOf(Arrays.copyOf(decisions, settled));
-        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> settle(acquisition, decisions, starts,
+        CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> answers.settle(acquisition, decisions, starts,
                 settled)).thenCompose(Function.identity());
         BackendRequests.endWaitsWhenCancelled(result, calls, decisions, settled);
         return result;
-    }
-
-    /** Records the answers in declaration order, then gives back what a call that did not pass was granted. */
-    private CompletionStage<Acquisition> settle(Acquisition acquisition, CompletableFuture<Decision>[] decisions,
-            long[] starts, int asked) {
-        boolean decided = false;
-        acquisition.asked(asked);
-        for (int i = 0; i < asked; i++) {
-            Decision result = null;
-            Throwable error = null;
-            try {
-                result = decisions[i].join();
-            }
-            catch (CompletionException | CancellationException ex) {
-                error = ex;
-            }
-            if (decided) {
-                if (result != null) {
-                    acquisition.decidedAfterTheEnd(i, result);
-                }
-            }
-            else if (!record(acquisition, i, result, error, starts[i])) {
-                decided = true;
-            }
-        }
-        return refunds.refund(acquisition);
-    }
-
-    /** Whether a decision already made lets the next limits be asked; a shadow limit never stops them. */
-    private boolean goesOn(LimitCall call, CompletableFuture<Decision> made) {
-        try {
-            return made.join().allowed() || call.operation().shadow();
-        }
-        catch (CompletionException | CancellationException ex) {
-            return passesWithout(call, Completions.unwrap(ex));
-        }
-    }
-
-    /** @return whether the next limit should be asked */
-    private boolean record(Acquisition acquisition, int index, Decision decision, Throwable ex, long start) {
-        LimitCall call = acquisition.calls().get(index);
-        if (ex == null) {
-            if (!decision.allowed() && call.operation().shadow()) {
-                shadowRejections.rejected(call, decision);
-            }
-            return acquisition.decided(index, decision, start);
-        }
-        Throwable error = Completions.unwrap(ex);
-        if (passesWithout(call, error)) {
-            acquisition.passed(index, error, start);
-            return true;
-        }
-        acquisition.failed(index, error, start);
-        return false;
-    }
-
-    /**
-     * Whether the call goes on although the limit got no decision: a shadow limit always lets it; otherwise only
-     * when Redis gave none and the limit's outage policy allows.
-     */
-    private boolean passesWithout(LimitCall call, Throwable error) {
-        return call.operation().shadow() || (error instanceof RateLimitBackendUnavailableException
-                && !deniesWithoutBackend(call.operation()));
-    }
-
-    private boolean deniesWithoutBackend(RateLimitOperation operation) {
-        return policyOf(operation) == BackendErrorPolicy.DENY;
     }
 
     /**
