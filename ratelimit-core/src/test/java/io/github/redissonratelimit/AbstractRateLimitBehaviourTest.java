@@ -339,7 +339,7 @@ abstract class AbstractRateLimitBehaviourTest {
         AnnotationRateLimitOperationSource operations =
                 new AnnotationRateLimitOperationSource(new KeyExpressionParser(ctx.getBeanFactory()));
         ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
-                operations, new LimiterNaming(), () -> DecisionStacks.around(new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class))))));
+                operations, () -> DecisionStacks.around(new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class))))));
         ctx.registerBean("tenants", Tenants.class);
         for (Class<?> bean : beans) {
             ctx.registerBean(bean);

@@ -97,8 +97,7 @@ public class InterceptorBenchmark {
     private static RateLimitInterceptor newInterceptor(RateLimitBackend backend) {
         RateLimitBackend stack = new LocalOutagePolicy(new WaitingRateLimitBackend(backend),
                 new LocalFallback(InstanceCount.fixed(1, 0), 10_000));
-        return new RateLimitInterceptor(new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
-                new LimiterNaming(), stack);
+        return new RateLimitInterceptor(new AnnotationRateLimitOperationSource(new KeyExpressionParser()), stack);
     }
 
     private String nextUser() {

@@ -20,7 +20,6 @@ import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.FallbackMethod;
 import io.github.redissonratelimit.operation.LimitOverrides;
 import io.github.redissonratelimit.operation.RateLimitOperation;
@@ -41,7 +40,7 @@ abstract class RateLimitAspectSupport {
     private static final Log logger = LogFactory.getLog(RateLimitInterceptor.class);
 
     private final RateLimitOperationSource operationSource;
-    private final LimiterNaming naming;
+    private final SingletonSupplier<RateLimitBackend> stack;
     private final BackendRequests requests;
     private volatile BackendErrorPolicy defaultBackendErrorPolicy = BackendErrorPolicy.LOCAL;
     private final OutcomeListeners listeners = new OutcomeListeners();
@@ -50,11 +49,9 @@ abstract class RateLimitAspectSupport {
     private final LimitAnswers answers;
     private volatile LimitOverrides overrides = new LimitOverrides();
 
-    RateLimitAspectSupport(RateLimitOperationSource operationSource, LimiterNaming naming,
-            Supplier<? extends RateLimitBackend> backend) {
+    RateLimitAspectSupport(RateLimitOperationSource operationSource, Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
-        this.naming = naming;
-        SingletonSupplier<RateLimitBackend> stack = SingletonSupplier.of(backend::get);
+        this.stack = SingletonSupplier.of(backend::get);
         this.requests = new BackendRequests(stack);
         this.refunds = new Refunds(stack);
         this.charges = new Charges(refunds);
@@ -135,8 +132,8 @@ abstract class RateLimitAspectSupport {
 
     /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
     LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
-        return new LimitCall(operation, key, new AcquireRequest(naming.limiterName(key), operation.spec(), permits,
-                answers.policyOf(operation), operation.shadow(), operation.waitTimeout()));
+        return new LimitCall(operation, key, new AcquireRequest(stack.obtain().limiterName(key), operation.spec(),
+                permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout()));
     }
 
     /** Gives back the grants of calls that passed and were not charged. */

@@ -21,7 +21,6 @@ import io.github.redissonratelimit.RateLimitBackendUnavailableException.Reason;
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
-import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.RateLimitOperation;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
 
@@ -56,15 +55,15 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
     private final Map<Method, Returns> returns = new ConcurrentHashMap<>();
     private final RateLimitDecider decider = new RateLimitDecider(this);
 
-    public RateLimitInterceptor(RateLimitOperationSource operationSource, LimiterNaming naming,
-            RateLimitBackend backend) {
-        this(operationSource, naming, () -> backend);
+    /** @param backend decides, and names the limiter of each key ({@link RateLimitBackend#limiterName}) */
+    public RateLimitInterceptor(RateLimitOperationSource operationSource, RateLimitBackend backend) {
+        this(operationSource, () -> backend);
     }
 
     /** @param backend asked once, at the first limited call */
-    public RateLimitInterceptor(RateLimitOperationSource operationSource, LimiterNaming naming,
+    public RateLimitInterceptor(RateLimitOperationSource operationSource,
             Supplier<? extends RateLimitBackend> backend) {
-        super(operationSource, naming, backend);
+        super(operationSource, backend);
     }
 
     /**

@@ -16,6 +16,11 @@ public interface DelegatingRateLimitBackend extends RateLimitBackend {
     RateLimitBackend getDelegate();
 
     @Override
+    default String limiterName(String logicalKey) {
+        return getDelegate().limiterName(logicalKey);
+    }
+
+    @Override
     default CompletionStage<Void> release(AcquireRequest request, Decision granted) {
         return getDelegate().release(request, granted);
     }

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import io.github.redissonratelimit.naming.LimiterNaming;
+
 /**
  * Takes permits from a named distributed limiter, without blocking the caller. Every decision is asked with one
  * {@link AcquireRequest}: the limiter, its spec and the permits, and what the call makes of the answer (its outage
@@ -33,6 +35,15 @@ public interface RateLimitBackend {
      * The limiter is created with the request's spec when it does not exist yet.
      */
     CompletionStage<Decision> acquire(AcquireRequest request);
+
+    /**
+     * The name of the limiter that holds the permits of {@code logicalKey} ({@code order:submit:42}), under which
+     * requests reach this backend: the Redis backend's key layout ({@code ratelimit.key-prefix}, key style and
+     * length). The default is that layout with its default prefix; a decorator answers as the backend it wraps.
+     */
+    default String limiterName(String logicalKey) {
+        return LimiterNaming.DEFAULT.limiterName(logicalKey);
+    }
 
     /** Shorthand for {@link #acquire(AcquireRequest)} with {@link AcquireRequest#of}: no wait, no outage policy. */
     default CompletionStage<Decision> acquire(String limiterName, LimitSpec spec, long permits) {

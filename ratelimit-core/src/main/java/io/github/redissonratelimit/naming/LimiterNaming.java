@@ -30,6 +30,9 @@ public final class LimiterNaming {
 
     public static final String DEFAULT_PREFIX = "rate_limit:";
     public static final int DEFAULT_MAX_KEY_LENGTH = 200;
+
+    /** {@code rate_limit:{<key>}}, keys up to {@value #DEFAULT_MAX_KEY_LENGTH} characters. */
+    public static final LimiterNaming DEFAULT = new LimiterNaming();
     private static final int DIGEST_LENGTH = 43;
 
     private final String prefix;

@@ -3,6 +3,8 @@ package io.github.redissonratelimit.redis;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.redissonratelimit.naming.LimiterNaming;
+
 /**
  * @param knownLimiters how many limiter names one JVM remembers as checked; past it the least recently
  * used are forgotten, and their next decision compares the stored config with the declared one again (in
@@ -15,9 +17,10 @@ import java.util.Objects;
  * means the same, and {@code ratelimit.pipelining.enabled=false} sets 0
  * @param pipelineBatchSize the most decisions one pipeline carries
  * @param clock whose clock stamps grants: Redis's (the default) or each calling instance's
+ * @param naming the Redis names of the limiters of logical keys ({@code ratelimit.key-prefix}, key style, length)
  */
 public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
-        int pipelineInFlight, int pipelineBatchSize, LimiterClock clock) {
+        int pipelineInFlight, int pipelineBatchSize, LimiterClock clock, LimiterNaming naming) {
 
     public static final int DEFAULT_PIPELINE_IN_FLIGHT = 3;
 
@@ -30,6 +33,7 @@ public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePo
         Objects.requireNonNull(keyTtl, "keyTtl");
         Objects.requireNonNull(onConfigChange, "onConfigChange");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(naming, "naming");
         if (knownLimiters < 1) {
             throw new IllegalArgumentException("knownLimiters must be at least 1 but was " + knownLimiters);
         }
@@ -55,9 +59,22 @@ public record BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePo
         this(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, LimiterClock.REDIS);
     }
 
+    /** With the default names ({@code rate_limit:{<key>}}). */
+    public BackendOptions(long knownLimiters, Duration keyTtl, ConfigChangePolicy onConfigChange,
+            int pipelineInFlight, int pipelineBatchSize, LimiterClock clock) {
+        this(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, clock, new LimiterNaming());
+    }
+
     /** These options with grants stamped by {@code clock}. */
     public BackendOptions withClock(LimiterClock clock) {
-        return new BackendOptions(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, clock);
+        return new BackendOptions(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, clock,
+                naming);
+    }
+
+    /** These options with limiters named by {@code naming}. */
+    public BackendOptions withNaming(LimiterNaming naming) {
+        return new BackendOptions(knownLimiters, keyTtl, onConfigChange, pipelineInFlight, pipelineBatchSize, clock,
+                naming);
     }
 
     /** The keep-alive (TTL of its keys) a limiter with {@code interval} gets. */

@@ -178,6 +178,12 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return decision;
     }
 
+    /** The Redis name of {@code logicalKey}'s limiter, by {@link BackendOptions#naming()}. */
+    @Override
+    public String limiterName(String logicalKey) {
+        return options.naming().limiterName(logicalKey);
+    }
+
     /** The master that holds {@code limiterName}'s keys: {@code host:port} on a Redis Cluster. */
     @Override
     public String masterOf(String limiterName) {

@@ -34,7 +34,7 @@ final class LimitedBeans implements AutoCloseable {
         AnnotationRateLimitOperationSource source = new AnnotationRateLimitOperationSource(
                 new KeyExpressionParser(ctx.getBeanFactory()));
         ctx.registerBean(RateLimitAdvisor.class, () -> {
-            RateLimitInterceptor interceptor = new RateLimitInterceptor(source, new LimiterNaming(),
+            RateLimitInterceptor interceptor = new RateLimitInterceptor(source,
                     () -> DecisionStacks.around(new RedissonRateLimitBackend(ctx.getBean(RedissonClient.class))));
             interceptor.setListeners(List.of(outcomes::add, extra));
             customizer.accept(interceptor);

@@ -62,7 +62,7 @@ class LimitsAskedAtOnceTest {
 
     private Orders orders() {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
                 DecisionStacks.around(byHand));
         interceptor.setListeners(List.of(outcomes::add));
         interceptor.setAsyncExecutor(Runnable::run);

@@ -108,7 +108,7 @@ class LimitsDecidedTogetherTest {
             }
         };
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
                 () -> DecisionStacks.around(failingOnRegion));
         ProxyFactory factory = new ProxyFactory(new Orders());
         factory.setProxyTargetClass(true);

@@ -65,7 +65,7 @@ class OutageWithSeveralLimitsTest {
 
     private Accounts accounts() {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
                 DecisionStacks.around(partlyDown));
         interceptor.setListeners(List.of(outcomes::add));
         ProxyFactory factory = new ProxyFactory(new Accounts());

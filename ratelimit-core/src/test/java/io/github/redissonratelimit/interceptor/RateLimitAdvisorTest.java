@@ -24,8 +24,7 @@ class RateLimitAdvisorTest {
             new AnnotationRateLimitOperationSource(new KeyExpressionParser());
 
     /** The backend (and with it the Redis client) is what must not be created before the first limited call. */
-    private final RateLimitAdvisor advisor = new RateLimitAdvisor(operations, new RateLimitInterceptor(operations,
-            new LimiterNaming(), () -> {
+    private final RateLimitAdvisor advisor = new RateLimitAdvisor(operations, new RateLimitInterceptor(operations, () -> {
                 created.incrementAndGet();
                 return request -> {
                     intercepted.incrementAndGet();

@@ -79,7 +79,7 @@ final class TwoInstances implements AutoCloseable {
             heartbeat.reportInMemoryGrants(fallback::millisSinceLastLocalGrant);
             fallbacks.add(fallback);
             LocalOutagePolicy stack = new LocalOutagePolicy(backend, fallback);
-            RateLimitInterceptor interceptor = new RateLimitInterceptor(operations, naming, () -> stack);
+            RateLimitInterceptor interceptor = new RateLimitInterceptor(operations, () -> stack);
             interceptor.setListeners(List.of(outcomes -> lastResult.set(outcomes.get(outcomes.size() - 1).result().tag())));
             context.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, interceptor));
             context.registerBean(Orders.class);

@@ -56,7 +56,7 @@ class RateLimitMetricsTest {
 
     private Orders limited(RateLimitBackend backend, RateLimitMetrics metrics) {
         RateLimitInterceptor interceptor = new RateLimitInterceptor(
-                new AnnotationRateLimitOperationSource(new KeyExpressionParser()), new LimiterNaming(),
+                new AnnotationRateLimitOperationSource(new KeyExpressionParser()),
                 DecisionStacks.around(backend));
         interceptor.setListeners(List.of(metrics));
         ProxyFactory factory = new ProxyFactory(new Orders());

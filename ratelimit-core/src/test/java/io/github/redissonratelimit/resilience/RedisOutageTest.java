@@ -372,7 +372,7 @@ class RedisOutageTest {
         ctx.registerBean(ResilientRateLimitBackend.class, () -> resilient(client, 5));
         AnnotationRateLimitOperationSource operations = new AnnotationRateLimitOperationSource(new KeyExpressionParser());
         ctx.registerBean(RateLimitAdvisor.class, () -> new RateLimitAdvisor(operations, new RateLimitInterceptor(
-                operations, new LimiterNaming(), () -> DecisionStacks.around(ctx.getBean(ResilientRateLimitBackend.class)))));
+                operations, () -> DecisionStacks.around(ctx.getBean(ResilientRateLimitBackend.class)))));
         ctx.registerBean(Service.class);
         ctx.refresh();
         context = ctx;

@@ -174,10 +174,10 @@ public final class RateLimitAutoConfiguration {
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     RateLimitInterceptor rateLimitInterceptor(RateLimitOperationSource rateLimitOperationSource,
-            LimiterNaming rateLimitNaming, ObjectProvider<RateLimitBackend> rateLimitBackend,
+            ObjectProvider<RateLimitBackend> rateLimitBackend,
             RateLimitProperties properties, ObjectProvider<RateLimitListener> rateLimitListeners,
             BeanFactory beanFactory, LimitOverrides rateLimitOverrides) {
-        RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource, rateLimitNaming,
+        RateLimitInterceptor interceptor = new RateLimitInterceptor(rateLimitOperationSource,
                 () -> rateLimitBackend.getObject());
         interceptor.setOverrides(rateLimitOverrides);
         interceptor.setDefaultBackendErrorPolicy(properties.getOnBackendError());

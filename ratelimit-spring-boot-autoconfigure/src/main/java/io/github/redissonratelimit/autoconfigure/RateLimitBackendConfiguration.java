@@ -17,6 +17,7 @@ import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.outcome.RateLimitListener;
+import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.InMemoryGrantWriter;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -48,15 +49,16 @@ final class RateLimitBackendConfiguration {
      */
     @Bean(name = RateLimitAutoConfiguration.REDISSON_BACKEND, defaultCandidate = false)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.REDISSON_BACKEND)
-    RedissonRateLimitBackend redissonRateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties) {
-        return new RedissonRateLimitBackend(redissonClient, backendOptions(properties));
+    RedissonRateLimitBackend redissonRateLimitBackend(RedissonClient redissonClient, RateLimitProperties properties,
+            LimiterNaming rateLimitNaming) {
+        return new RedissonRateLimitBackend(redissonClient, backendOptions(properties, rateLimitNaming));
     }
 
-    private static BackendOptions backendOptions(RateLimitProperties properties) {
+    private static BackendOptions backendOptions(RateLimitProperties properties, LimiterNaming naming) {
         PipeliningProperties pipelining = properties.getPipelining();
         return new BackendOptions(properties.getKnownLimiters(), properties.getKeyTtl(),
                 properties.getOnConfigChange(), pipelining.isEnabled() ? pipelining.getMaxInFlight() : 0,
-                pipelining.getMaxBatchSize(), properties.getClock());
+                pipelining.getMaxBatchSize(), properties.getClock(), naming);
     }
 
     @Bean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
@@ -94,9 +96,10 @@ final class RateLimitBackendConfiguration {
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)
     @Order(RateLimitBackendDecorator.LOCAL_OUTAGE_ORDER)
     RateLimitBackendDecorator rateLimitLocalOutageDecorator(LocalFallback rateLimitLocalFallback,
-            RedissonClient redissonClient, RateLimitProperties properties) {
+            RedissonClient redissonClient, RateLimitProperties properties, LimiterNaming rateLimitNaming) {
         // the grants made in memory go to Redis when it answers again, on the keys and clock the backend decides with
-        rateLimitLocalFallback.writeBackTo(new InMemoryGrantWriter(redissonClient, backendOptions(properties)));
+        rateLimitLocalFallback.writeBackTo(new InMemoryGrantWriter(redissonClient, backendOptions(properties,
+                rateLimitNaming)));
         return backend -> new LocalOutagePolicy(backend, rateLimitLocalFallback);
     }
 
