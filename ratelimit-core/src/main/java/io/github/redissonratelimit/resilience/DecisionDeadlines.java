@@ -92,16 +92,6 @@ final class DecisionDeadlines {
         }
     }
 
-    /** Deadlines queued, done futures among them until the next tick drops them (for tests). */
-    int queued() {
-        return queue.size();
-    }
-
-    /** Whether a thread watches the deadlines now (for tests). */
-    boolean watching() {
-        return running.get();
-    }
-
     private record Deadline(long at, CompletableFuture<?> future) {
     }
 }

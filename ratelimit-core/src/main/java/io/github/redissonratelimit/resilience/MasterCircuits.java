@@ -90,11 +90,6 @@ final class MasterCircuits {
         return liveness;
     }
 
-    /** Doubts still waiting for an answer or for the liveness time, done ones among them until dropped (for tests). */
-    int doubtsQueued() {
-        return doubts.queued();
-    }
-
     /** The state of each master among {@code current} that was called, by master; forgets the others. */
     Map<String, CircuitState> states(Set<String> current) {
         if (!current.isEmpty()) {
