@@ -135,3 +135,84 @@ local function window_own(keys, argument)
   end
   return with_receipt(reply, start)
 end
+
+-- The decision of a limiter declared as a fixed window, whatever it holds.
+local function window_decide_any(keys, argument)
+  local reply = window_own(keys, argument)
+  if reply ~= nil then
+    return reply
+  end
+  local wanted, clock, grantId, rate, interval, rateType, check, now, start, finish = window_argument(argument)
+  local valueKey = type_key(keys, rateType)
+  local other = other_state(keys, valueKey, redis.call('get', valueKey), now, now * 1000, 'fixed-window')
+  if other == nil then
+    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
+  end
+  if check == '-' or check == 'k' then
+    return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
+  end
+  other.clear()
+  return with_receipt(with_stored(window_decide(valueKey, wanted, now, rate, check == 'u' and other.out or 0,
+    start, finish, nil, true), other.config, check == 'u' and 1 or 2, other.kind), start)
+end
+
+-- The window's count goes down, in the window the grant was counted in only (receipt: that window's start).
+local function window_refund(valueKey, state, wanted, clock, receipt)
+  local now = now_millis(clock)
+  if now >= state.finish or (receipt ~= nil and receipt ~= state.start) then
+    return 0
+  end
+  window_write(valueKey, math.max(0, state.count - wanted), state.start, state.finish, state.rate, now)
+  return 1
+end
+
+-- A fixed window counts the grants written back that were made in its current window; a window not stored yet is
+-- started only for windows aligned to the epoch (a calendar quota's bounds are the caller's: calendar 'c').
+local function window_write_back(keys, valueKey, value, rateArg, intervalArg, calendar, clock)
+  local now = now_millis(clock)
+  local count, start, finish, rate = window_read(value)
+  if count == nil or now >= finish then
+    local interval = tonumber(intervalArg)
+    if count ~= nil or calendar == 'c' then
+      return 0
+    end
+    count, start, rate = 0, now - now % interval, tonumber(rateArg)
+    finish = start + interval
+  end
+  local added = 0
+  for i = 5, #ARGV do
+    local _, permits, age = string.match(ARGV[i], '^(%S+) (%d+) (%d+)$')
+    if now - tonumber(age) >= start then
+      added = added + tonumber(permits)
+    end
+  end
+  if added > 0 then
+    window_write(valueKey, count + added, start, finish, rate, now)
+  end
+  return added
+end
+
+register_kind({mark = string.byte('f'), name = 'fixed-window', decide = window_decide_any, refund = window_refund,
+  write_back = window_write_back,
+  read = function(value)
+    local count, start, finish, rate = window_read(value)
+    return count and {count = count, start = start, finish = finish, rate = rate} or nil
+  end,
+  other = function(keys, valueKey, state, now)
+    if now >= state.finish then
+      return nil -- its window is over: nothing is out
+    end
+    return {kind = 'fixed-window', out = state.count,
+      config = {state.rate, state.finish - state.start, valueKey == keys[3] and 1 or 0, 0},
+      clear = function() redis.call('del', valueKey) end,
+      decide = function(wanted)
+        return window_decide(valueKey, wanted, now, state.rate, state.count, state.start, state.finish)
+      end}
+  end,
+  state = function(state, clock)
+    local now = now_millis(clock)
+    if now >= state.finish then
+      return nil
+    end
+    return {math.max(0, state.rate - state.count), state.finish - now}
+  end})

@@ -47,3 +47,29 @@ local function with_stored(reply, config, done, kind)
   reply[9] = kind
   return reply
 end
+
+-- The algorithms kept in one key (the limiter's free-permits key of its type), each registered by its own file
+-- (token-bucket.lua, fixed-window.lua; the sliding window is the base the others switch from and to, see decide.lua
+-- and common.lua), so that the scripts that decide, refund, read and write back find a limiter's algorithm without
+-- naming it. Each is a table:
+--   mark: the first byte of its decision's argument and of its write-back declaration ('g', 'f');
+--   read(value): the state stored in `value`, or nil when `value` is not its state;
+--   decide(keys, argument): its decision, from its own state, none, or another algorithm's (see switch.lua);
+--   other(keys, valueKey, state, now, nowMicros): what another algorithm's decision finds of it (see switch.lua), or
+--     nil when nothing of it is out any more;
+--   refund(valueKey, state, wanted, clock, receipt): gives back a grant (receipt: the number its reply ended with),
+--     1 when given back, else 0 (see refund.lua);
+--   state(state, clock): {free, next ms} as its next decision would see them, or nil when it holds nothing now;
+--   write_back(keys, valueKey, value, rate, interval, extra, clock): writes back the grants ARGV[5..] made in memory
+--     while Redis gave no decision, returns the permits added (see write-back.lua).
+local KINDS, KIND_OF_MARK = {}, {}
+
+local function register_kind(kind)
+  KINDS[#KINDS + 1] = kind
+  KIND_OF_MARK[kind.mark] = kind
+end
+
+local other_state -- switch.lua: another algorithm's state on a limiter
+local decide_as_stored -- switch.lua: the decision of the algorithm whose state a limiter holds
+local decide_sliding -- decide.lua: the sliding window's decision
+local OTHER_ALGORITHM = -4 -- never answered by the scripts that include switch.lua

@@ -15,34 +15,18 @@ if wanted == nil or tonumber(clock) == nil then
 end
 local rate, interval, rateType = stored_config(KEYS)
 if rate == nil then
-  -- a token bucket or a fixed window (ARGV[3]: the declared type; ARGV[4]: the grant's receipt, 'r<number>': the
-  -- bucket's tat right after the grant (µs), a fixed window's start (ms)).
-  -- The bucket's tat moves back by the part of the grant that has not refilled since: at most the permits' time,
-  -- and at most the receipt's tat - now. The grant moved tat to the receipt's; every later grant that found the
-  -- bucket emptier than it would have been without this one kept that difference, and one that found it full without
-  -- this one left at least (its tat - its time) >= receipt - now of it; so tat - credit is never earlier than the tat
-  -- without the grant: a refund never frees a permit that had refilled anyway. Without a receipt nothing is given back.
-  -- The window's count goes down, in the window the grant was counted in only.
+  -- an algorithm kept in one key (KINDS, see keyed.lua; ARGV[3]: the declared type; ARGV[4]: the grant's receipt,
+  -- 'r<number>', the number its grant's reply ended with), which gives back only what the grant still holds
   local valueKey = limiter_keys(KEYS, ARGV[3] or '0')
   local value = redis.call('get', valueKey)
   local receipt = tonumber(string.match(ARGV[4] or '', '^r(%d+)$'))
-  local tat, bucketRate, bucketInterval, burst = bucket_read(value)
-  if tat ~= nil then
-    local now = now_micros(clock)
-    local credit = receipt and math.min(wanted * bucketInterval * 1000 / bucketRate, receipt - now) or 0
-    if credit <= 0 or tat <= now then
-      return 0
+  for _, kind in ipairs(KINDS) do
+    local state = kind.read(value)
+    if state ~= nil then
+      return kind.refund(valueKey, state, wanted, clock, receipt)
     end
-    bucket_write(valueKey, math.max(now, tat - credit), bucketRate .. ':' .. bucketInterval .. ':' .. burst, now)
-    return 1
   end
-  local count, start, finish, windowRate = window_read(value)
-  local now = now_millis(clock)
-  if count == nil or now >= finish or (receipt ~= nil and receipt ~= start) then
-    return 0
-  end
-  window_write(valueKey, math.max(0, count - wanted), start, finish, windowRate, now)
-  return 1
+  return 0
 end
 local now = now_millis(clock)
 local valueKey, grantsKey = limiter_keys(KEYS, rateType)

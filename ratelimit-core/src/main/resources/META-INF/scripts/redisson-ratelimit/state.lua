@@ -11,19 +11,18 @@
 local clock = ARGV[1]
 local rate, interval, rateType, _, fields = stored_config(KEYS, KEYS[2], KEYS[3])
 if rate == nil and tonumber(clock) ~= nil then
-  -- a token bucket or a fixed window, in the declared type's key; ARGV[5]: the declared algorithm's state when
-  -- nothing is stored ('<free>'; the sliding window when absent)
+  -- an algorithm kept in one key (KINDS, see keyed.lua), in the declared type's key; ARGV[5]: the declared
+  -- algorithm's state when nothing is stored ('<free>'; the sliding window when absent)
   local valueKey = limiter_keys(KEYS, ARGV[4])
   local value = redis.call('get', valueKey)
-  local tat, bucketRate, bucketInterval, burst = bucket_read(value)
-  if tat ~= nil then
-    local free, nextMillis = bucket_state(tat, bucketRate, bucketInterval, burst, now_micros(clock))
-    return {free, nextMillis}
-  end
-  local count, _, finish, windowRate = window_read(value)
-  local now = now_millis(clock)
-  if count ~= nil and now < finish then
-    return {math.max(0, windowRate - count), finish - now}
+  for _, kind in ipairs(KINDS) do
+    local state = kind.read(value)
+    if state ~= nil then
+      local reply = kind.state(state, clock)
+      if reply ~= nil then
+        return reply
+      end
+    end
   end
   if ARGV[5] ~= nil then
     return {tonumber(ARGV[5]), 0}

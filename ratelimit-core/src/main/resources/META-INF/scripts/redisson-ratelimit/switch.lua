@@ -4,31 +4,20 @@
 -- carries the permits the stored algorithm has out into the declared one, which counts them as taken now; 'r'
 -- (reset) drops the stored state.
 
-local decide_sliding -- decide.lua's sliding window, defined there
-local OTHER_ALGORITHM = -4 -- never answered by the scripts that include this file
 
 -- Another algorithm's state on the limiter whose free-permits key (of the declared type) holds `value`, at `now`
--- (ms) and `nowMicros`; nil when there is none. A table: kind ('sliding', 'token-bucket', 'fixed-window'); out, the
--- permits it has out now; config, its {rate, interval, type, keep-alive} for a change reply; clear(), which deletes
--- it; and for the new algorithms, decide(wanted), its decision with its own config.
-local function other_state(keys, valueKey, value, now, nowMicros, declaredKind)
-  local tat, rate, interval, burst = bucket_read(value)
-  if tat ~= nil and declaredKind ~= 'token-bucket' then
-    return {kind = 'token-bucket:' .. burst, out = bucket_out(tat, rate, interval, nowMicros),
-      config = {rate, interval, valueKey == keys[3] and 1 or 0, 0},
-      clear = function() redis.call('del', valueKey) end,
-      decide = function(wanted)
-        return bucket_receipt(bucket_decide(valueKey, wanted, nowMicros, rate, interval, burst, tat))
-      end}
-  end
-  local count, start, finish, windowRate = window_read(value)
-  if count ~= nil and declaredKind ~= 'fixed-window' then
-    if now >= finish then
-      return nil -- its window is over: nothing is out
+-- (ms) and `nowMicros`; nil when there is none. A table: kind (the stored algorithm's name, as a change reply
+-- reports it: 'sliding', 'token-bucket:<burst>', 'fixed-window'); out, the permits it has out now; config, its
+-- {rate, interval, type, keep-alive} for a change reply; clear(), which deletes it; and for the algorithms kept in one
+-- key (KINDS, see keyed.lua), decide(wanted), its decision with its own config.
+other_state = function(keys, valueKey, value, now, nowMicros, declaredKind)
+  for _, kind in ipairs(KINDS) do
+    if kind.name ~= declaredKind then
+      local state = kind.read(value)
+      if state ~= nil then
+        return kind.other(keys, valueKey, state, now, nowMicros)
+      end
     end
-    return {kind = 'fixed-window', out = count, config = {windowRate, finish - start, valueKey == keys[3] and 1 or 0, 0},
-      clear = function() redis.call('del', valueKey) end,
-      decide = function(wanted) return window_decide(valueKey, wanted, now, windowRate, count, start, finish) end}
   end
   if declaredKind ~= 'sliding' and (value == false or tonumber(value) ~= nil) then
     local slidingRate, slidingInterval, rateType, keepAlive = stored_config(keys)
@@ -46,4 +35,14 @@ end
 -- The reply of a decision that found another algorithm's config (see with_stored).
 local function with_change(reply, other, done)
   return with_stored(reply, other.config, done, other.kind)
+end
+
+-- The decision of the algorithm whose state the limiter holds, with its own stored config (the check says to keep it,
+-- or this JVM checked the declared spec already): the declared rate and interval only name a sliding window whose
+-- config hash is there.
+decide_as_stored = function(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
+  local reply = other.decide and other.decide(wanted)
+    or decide_sliding(keys, wanted .. ' ' .. clock .. ' ' .. grantId .. ' ' .. rate .. ' ' .. interval .. ' '
+      .. rateType .. ' 0 -')
+  return check == 'k' and with_change(reply, other, 3) or reply
 end

@@ -149,3 +149,82 @@ local function bucket_own(keys, argument)
   end
   return bucket_receipt(with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done, 'token-bucket:' .. storedBurst), granted)
 end
+
+-- The decision of a limiter declared as a token bucket, whatever it holds.
+local function bucket_decide_any(keys, argument)
+  local reply = bucket_own(keys, argument)
+  if reply ~= nil then
+    return reply
+  end
+  local wanted, clock, grantId, rateType, check, _, rate, interval, burst = bucket_argument(argument)
+  local valueKey = type_key(keys, rateType)
+  local now = now_micros(clock)
+  local other = other_state(keys, valueKey, redis.call('get', valueKey), math.floor(now / 1000), now, 'token-bucket')
+  if other == nil then
+    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, false))
+  end
+  if check == '-' or check == 'k' then
+    return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
+  end
+  -- applied whatever the decision, a refusal included: the old state is gone, the new one carries what it had out
+  other.clear()
+  local start = check == 'u' and now + other.out * interval * 1000 / rate or false
+  local reply, granted = bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, true)
+  return bucket_receipt(with_stored(reply, other.config, check == 'u' and 1 or 2, other.kind), granted)
+end
+
+-- The bucket's tat moves back by the part of the grant that has not refilled since: at most the permits' time, and
+-- at most the receipt's tat - now. The grant moved tat to the receipt's; every later grant that found the bucket
+-- emptier than it would have been without this one kept that difference, and one that found it full without this one
+-- left at least (its tat - its time) >= receipt - now of it; so tat - credit is never earlier than the tat without
+-- the grant: a refund never frees a permit that had refilled anyway. Without a receipt nothing is given back.
+local function bucket_refund(valueKey, state, wanted, clock, receipt)
+  local now = now_micros(clock)
+  local credit = receipt and math.min(wanted * state.interval * 1000 / state.rate, receipt - now) or 0
+  if credit <= 0 or state.tat <= now then
+    return 0
+  end
+  bucket_write(valueKey, math.max(now, state.tat - credit), state.rate .. ':' .. state.interval .. ':' .. state.burst,
+    now)
+  return 1
+end
+
+-- A token bucket charges each grant written back from its time: tat = max(tat, made) + permits' time, so a grant
+-- whose permits were refilled since costs nothing. A write again charges again: only ever fewer permits later.
+local function bucket_write_back(keys, valueKey, value, rateArg, intervalArg, burstArg, clock)
+  local nowMicros = now_micros(clock)
+  local tat, rate, interval, burst = bucket_read(value)
+  if tat == nil then
+    tat, rate, interval, burst = nowMicros, tonumber(rateArg), tonumber(intervalArg), tonumber(burstArg)
+  end
+  local added = 0
+  for i = 5, #ARGV do
+    local _, permits, age = string.match(ARGV[i], '^(%S+) (%d+) (%d+)$')
+    tat = math.max(tat, nowMicros - tonumber(age) * 1000) + tonumber(permits) * interval * 1000 / rate
+    added = added + tonumber(permits)
+  end
+  if tat > nowMicros then
+    bucket_write(valueKey, tat, rate .. ':' .. interval .. ':' .. burst, nowMicros)
+  end
+  return added
+end
+
+register_kind({mark = BUCKET_MARK, name = 'token-bucket', decide = bucket_decide_any, refund = bucket_refund,
+  write_back = bucket_write_back,
+  read = function(value)
+    local tat, rate, interval, burst = bucket_read(value)
+    return tat and {tat = tat, rate = rate, interval = interval, burst = burst} or nil
+  end,
+  other = function(keys, valueKey, state, now, nowMicros)
+    return {kind = 'token-bucket:' .. state.burst, out = bucket_out(state.tat, state.rate, state.interval, nowMicros),
+      config = {state.rate, state.interval, valueKey == keys[3] and 1 or 0, 0},
+      clear = function() redis.call('del', valueKey) end,
+      decide = function(wanted)
+        return bucket_receipt(bucket_decide(valueKey, wanted, nowMicros, state.rate, state.interval, state.burst,
+          state.tat))
+      end}
+  end,
+  state = function(state, clock)
+    local free, nextMillis = bucket_state(state.tat, state.rate, state.interval, state.burst, now_micros(clock))
+    return {free, nextMillis}
+  end})

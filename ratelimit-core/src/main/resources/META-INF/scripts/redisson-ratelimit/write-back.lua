@@ -9,61 +9,23 @@
 --
 -- KEYS: the limiter's five keys, see common.lua.
 -- ARGV[1]: the clock, as for acquire (0: Redis's TIME). ARGV[2]: the declared type (0 / 1), used when no config is
---   stored; for a token bucket or a fixed window followed by " g <rate> <interval ms> <burst>" or
---   " f <rate> <interval ms>" (" c" added for a calendar quota), see write_back_other.
+--   stored; for an algorithm kept in one key followed by its mark and declaration, " g <rate> <interval ms> <burst>"
+--   (token bucket) or " f <rate> <interval ms>" (fixed window, " c" added for a calendar quota): see
+--   write_back_other and the algorithm's write_back.
 -- ARGV[3]: the declared interval (ms), likewise. ARGV[4]: the keys' time to live (ms) when no config is
 --   stored. ARGV[5..]: the grants, each "<id> <permits> <age ms>".
 -- Reply: the permits added.
 
--- The grants written back into a token bucket or a fixed window (no config hash: their state is in the free-permits
--- key of the declared type). A token bucket charges each grant from its time: tat = max(tat, made) + permits' time,
--- so a grant whose permits were refilled since costs nothing. A fixed window counts the grants made in its current
--- window; a window not stored yet is started only for windows aligned to the epoch (a calendar quota's bounds are
--- the caller's). A write again charges again: only ever fewer permits later, never more.
+-- The grants written back into an algorithm kept in one key (KINDS, see keyed.lua; no config hash: its state is in
+-- the free-permits key of the declared type), as that algorithm counts them.
 local function write_back_other(keys, declared, clock)
-  local rateType, kind, rateArg, intervalArg, burstArg = string.match(declared, '^([01]) ([gf]) (%d+) (%d+) ?(%w*)$')
-  if rateType == nil then
+  local rateType, mark, rateArg, intervalArg, extraArg = string.match(declared, '^([01]) (%a) (%d+) (%d+) ?(%w*)$')
+  local kind = mark and KIND_OF_MARK[string.byte(mark)]
+  if kind == nil then
     error('redisson-ratelimit: malformed write-back algorithm')
   end
   local valueKey = limiter_keys(keys, rateType)
-  local value = redis.call('get', valueKey)
-  local nowMicros = now_micros(clock)
-  local now = math.floor(nowMicros / 1000)
-  local added = 0
-  if kind == 'g' then
-    local tat, rate, interval, burst = bucket_read(value)
-    if tat == nil then
-      tat, rate, interval, burst = nowMicros, tonumber(rateArg), tonumber(intervalArg), tonumber(burstArg)
-    end
-    for i = 5, #ARGV do
-      local _, permits, age = string.match(ARGV[i], '^(%S+) (%d+) (%d+)$')
-      tat = math.max(tat, nowMicros - tonumber(age) * 1000) + tonumber(permits) * interval * 1000 / rate
-      added = added + tonumber(permits)
-    end
-    if tat > nowMicros then
-      bucket_write(valueKey, tat, rate .. ':' .. interval .. ':' .. burst, nowMicros)
-    end
-    return added
-  end
-  local count, start, finish, rate = window_read(value)
-  if count == nil or now >= finish then
-    local interval = tonumber(intervalArg)
-    if count ~= nil or burstArg == 'c' then
-      return 0
-    end
-    count, start, rate = 0, now - now % interval, tonumber(rateArg)
-    finish = start + interval
-  end
-  for i = 5, #ARGV do
-    local _, permits, age = string.match(ARGV[i], '^(%S+) (%d+) (%d+)$')
-    if now - tonumber(age) >= start then
-      added = added + tonumber(permits)
-    end
-  end
-  if added > 0 then
-    window_write(valueKey, count + added, start, finish, rate, now)
-  end
-  return added
+  return kind.write_back(keys, valueKey, redis.call('get', valueKey), rateArg, intervalArg, extraArg, clock)
 end
 
 local clock, declaredType = ARGV[1], ARGV[2]

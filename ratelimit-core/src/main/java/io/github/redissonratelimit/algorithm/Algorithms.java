@@ -3,8 +3,10 @@ package io.github.redissonratelimit.algorithm;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
@@ -104,8 +106,17 @@ public final class Algorithms {
 
     /** The scripts that decide each algorithm alone in its common case ({@link LimitAlgorithm#script()}). */
     public static List<String> scripts() {
+        return examples().map(LimitAlgorithm::script).filter(Objects::nonNull).distinct().toList();
+    }
+
+    /** The Lua files of the algorithms ({@link LimitAlgorithm#file()}), in the order they are registered. */
+    public static List<String> files() {
+        return examples().map(LimitAlgorithm::file).filter(Objects::nonNull).distinct().toList();
+    }
+
+    private static Stream<LimitAlgorithm> examples() {
         Values plain = new Values(1, null, CalendarPeriod.NONE, CalendarPeriod.DEFAULT_ZONE);
-        return REGISTERED.stream().map(kind -> kind.build().apply(plain).script()).distinct().toList();
+        return REGISTERED.stream().map(kind -> kind.build().apply(plain));
     }
 
     /** The algorithm registered as {@code type}. */

@@ -56,6 +56,11 @@ public record FixedWindow(CalendarPeriod calendar, ZoneId zone) implements Limit
     }
 
     @Override
+    public String file() {
+        return "fixed-window";
+    }
+
+    @Override
     public String script() {
         return "acquire-window";
     }

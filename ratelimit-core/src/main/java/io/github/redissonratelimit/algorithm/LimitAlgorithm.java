@@ -82,8 +82,21 @@ public interface LimitAlgorithm {
         return rate;
     }
 
-    /** The script that decides a limiter of this algorithm alone, in its common case; see {@link DecisionArguments}. */
-    String script();
+    /**
+     * Its Lua file, which registers it among the algorithms the scripts know ({@code keyed.lua}: its decision, refund,
+     * state read and write-back), or null for the sliding window, which the scripts are built on.
+     */
+    default String file() {
+        return null;
+    }
+
+    /**
+     * The script that decides a limiter of this algorithm alone in its common case (answering -4 otherwise), or null
+     * when the full decision script always decides it; a differential test holds the two equal.
+     */
+    default String script() {
+        return null;
+    }
 
     /**
      * The argument of one decision of {@link #script()} and of the full decision script, built when it is sent.

@@ -63,6 +63,11 @@ public record TokenBucket(long burst) implements LimitAlgorithm {
     }
 
     @Override
+    public String file() {
+        return "token-bucket";
+    }
+
+    @Override
     public String script() {
         return "acquire-bucket";
     }

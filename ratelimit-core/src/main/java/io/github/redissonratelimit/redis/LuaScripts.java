@@ -38,24 +38,32 @@ public final class LuaScripts {
     static final String LOCATION = "META-INF/scripts/redisson-ratelimit/";
 
     /** A decision of a limiter of any algorithm, and of one whose algorithm changed (see switch.lua). */
-    static final Script ACQUIRE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
-            "decide", "algorithms", "acquire");
+    static final Script ACQUIRE = withAlgorithms("switch", "decide", "algorithms", "acquire");
 
-    static final Script ACQUIRE_MANY = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "switch",
-            "decide", "algorithms", "acquire-many");
+    static final Script ACQUIRE_MANY = withAlgorithms("switch", "decide", "algorithms", "acquire-many");
 
-    static final Script REFUND = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "refund");
+    static final Script REFUND = withAlgorithms("refund");
 
-    static final Script STATE = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window", "state");
+    static final Script STATE = withAlgorithms("state");
 
     static final Script HEARTBEAT = Script.of("heartbeat");
 
     private static final Map<String, Script> OWN = new ConcurrentHashMap<>();
 
-    static final Script WRITE_BACK = Script.of("clock", "keyed", "common", "token-bucket", "fixed-window",
-            "write-back");
+    static final Script WRITE_BACK = withAlgorithms("write-back");
 
     private LuaScripts() {
+    }
+
+    /**
+     * The script made of the shared files ({@code clock}, {@code keyed}, {@code common}), every registered algorithm's
+     * file ({@link Algorithms#files()}), then {@code files}.
+     */
+    private static Script withAlgorithms(String... files) {
+        List<String> names = new ArrayList<>(List.of("clock", "keyed", "common"));
+        names.addAll(Algorithms.files());
+        names.addAll(List.of(files));
+        return Script.of(names.toArray(String[]::new));
     }
 
     /**
@@ -63,7 +71,7 @@ public final class LuaScripts {
      * is sent again as {@link #ACQUIRE}).
      */
     static Script ofAlgorithm(LimitAlgorithm algorithm) {
-        return OWN.computeIfAbsent(algorithm.script(), Script::of);
+        return algorithm.script() == null ? ACQUIRE : OWN.computeIfAbsent(algorithm.script(), Script::of);
     }
 
     /** Every script of the backend, as {@code RedissonRateLimitBackend.loadScripts} loads them. */
