@@ -1,39 +1,157 @@
 #!/usr/bin/env bash
-# Counts the instructions redis-server executes per decision for each algorithm's own acquire script and for a
-# minimal GCRA script, with valgrind's callgrind: (instructions for 12,000 calls - for 2,000 calls) / 10,000, so
-# redis-server's start and stop cancel out. Deterministic, unlike timings on a shared machine.
-# Needs valgrind, redis-benchmark, redis-cli and a redis-server binary (REDIS_SERVER, default: redis-server on PATH;
-# the one embedded-redis unpacks works too). Run from the repository's root:
+# Counts the instructions redis-server executes per call of each algorithm's decision as the starter sends it, beside
+# anchors on the same redis-server, with valgrind's callgrind: (instructions for 12,000 calls - for 2,000 calls) /
+# 10,000, so redis-server's start, each limiter's first call and the stop cancel out. Deterministic, unlike timings
+# on a shared machine. Then the MEMORY USAGE of a token bucket's key beside the minimal GCRA's key of the same name.
+#
+# The calls: 256 limiters in turn, one call after the other (each limiter is called again after 255 others), each
+# granted, in steady state (its keys present). Each algorithm's script as LuaScripts composes its fast path (the
+# file as it is), with the keys and the one argument AcquireScript builds (Redis's clock, OVERALL, no config check,
+# a new grant id on each call; RateLimitBackend's default key TTL of 1 h):
+#   sliding: 1,000 per 100 ms (each call finds the limiter's previous grant left the window: one leaves, one enters)
+#   bucket:  a token bucket of 1,000 per hour, burst 1,000 (the bucket is never full again during the run: key held)
+#   window:  a fixed window of 1,000 per hour, aligned to the epoch
+# The anchors, on the same keys:
+#   rrl:     Redisson 4.7.0's RRateLimiter.tryAcquire script, taken from the Redisson jar at run time, with its
+#            arguments (permits, the caller's ms, 16 random bytes) on a limiter of 1,000 per 100 ms that trySetRate
+#            made with a keep-alive of 1 h; its clock goes 1 ms a call, so that here too each call finds the
+#            limiter's previous grant left the window
+#   gcra:    the harness's minimal GCRA (reference-gcra.lua) with the bucket's emission and burst as constants
+#   counter: a minimal fixed window: INCR, PEXPIRE on the first
+#   one:     a script that only returns 1
+# The memory: one token bucket grant of 100,000 per hour (burst 100,000) and one minimal GCRA grant, each on the key
+# rate_limit:{memory:token-bucket:100000}:value alone (the harness's memory scenario's name). The figures depend on
+# the redis-server's allocator: jemalloc (Debian's redis-server) rounds a string up to its size class, the libc malloc
+# of embedded-redis's binary less so.
+#
+# Needs valgrind, redis-cli, unzip, strings, a redis-server binary (REDIS_SERVER, default: redis-server on PATH; the
+# one embedded-redis unpacks works too) and Redisson 4.7.0's jar (REDISSON_JAR, default: the local Maven
+# repository's). Run from the repository's root (about five minutes):
 #   ratelimit-benchmarks/tools/script-instructions.sh
 set -euo pipefail
 SERVER=${REDIS_SERVER:-redis-server}
 PORT=${PORT:-6411}
+REDISSON_JAR=${REDISSON_JAR:-$HOME/.m2/repository/org/redisson/redisson/4.7.0/redisson-4.7.0.jar}
 LUA=ratelimit-core/src/main/resources/META-INF/scripts/redisson-ratelimit
+LIMITERS=256
+CLIENT_ID=7c1e5a3b-2f4d-4e6a-9b8c-0d1e2f3a4b5c
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# the compositions of LuaScripts: ACQUIRE_SLIDING, ACQUIRE_BUCKET, ACQUIRE_WINDOW
+# LuaScripts: ACQUIRE_SLIDING, ACQUIRE_BUCKET and ACQUIRE_WINDOW are each their one file
 cp $LUA/acquire-sliding.lua "$WORK/sliding.lua"
 cp $LUA/acquire-bucket.lua "$WORK/bucket.lua"
-cp $LUA/acquire-bucket.lua "$WORK/bucket-held.lua"
 cp $LUA/acquire-window.lua "$WORK/window.lua"
-echo 'return 1' > "$WORK/one.lua"
-# the harness's minimal GCRA reference, on the second key (the free-permits key's place) with a permit a ms and a
-# burst of 1,000 s, as constants instead of its two arguments (the calls here carry one)
-sed -e 's/KEYS\[1\]/KEYS[2]/g' -e 's/tonumber(ARGV\[1\])/1000/' -e 's/tonumber(ARGV\[2\])/1000000000/' \
+# RRateLimiter's tryAcquire script: the one constant of its class that reads the config, takes ARGV[3] as the grant's
+# id and decrements the counter
+unzip -p "$REDISSON_JAR" org/redisson/RedissonRateLimiter.class | strings -n 200 \
+  | grep -o "local rate = redis.call('hget', KEYS\[1\], 'rate');.*" \
+  | grep -F "struct.pack('Bc0I', string.len(ARGV[3])" | grep -F "decrby" > "$WORK/rrl.lua" || true
+if [ "$(wc -l < "$WORK/rrl.lua")" -ne 1 ]; then
+  echo "RRateLimiter's tryAcquire script not found in $REDISSON_JAR" >&2
+  exit 1
+fi
+# the harness's minimal GCRA on the free-permits key, with the token bucket's emission (3.6 s) and burst (1,000 s)
+sed -e 's/KEYS\[1\]/KEYS[2]/g' -e 's/tonumber(ARGV\[1\])/3600000/' -e 's/tonumber(ARGV\[2\])/3600000000/' \
   ratelimit-benchmarks/src/main/resources/reference-gcra.lua > "$WORK/gcra.lua"
+cat > "$WORK/counter.lua" <<'EOF'
+local count = redis.call('incr', KEYS[2])
+if count == 1 then
+  redis.call('pexpire', KEYS[2], 3600000)
+end
+return count
+EOF
+echo 'return 1' > "$WORK/one.lua"
 
-# total instructions of a redis-server that ran $2 calls of script $1 with argument $3
+# the redis-cli commands of $3 calls of script $1 (SHA $2): a trySetRate for rrl first, then the calls
+commands() {
+  awk -v kind="$1" -v sha="$2" -v calls="$3" -v limiters="$LIMITERS" -v client="$CLIENT_ID" 'BEGIN {
+    srand(1)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if (kind == "rrl") {
+      for (u = 0; u < limiters; u++) {
+        printf "HSET rate_limit:{user-%d} rate 1000 interval 100 type 0 keepAliveTime 3600000\n", u
+        printf "PEXPIRE rate_limit:{user-%d} 3600000\n", u
+      }
+    }
+    for (i = 0; i < calls; i++) {
+      name = sprintf("rate_limit:{user-%d}", i % limiters)
+      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s ", sha, name, name, name, client, name,
+        name, client
+      # AcquireScript.nextGrantId: 8 characters of the instance, then a counter in 8 base-36 digits
+      n = i + 1; id = ""
+      do { id = substr(digits, n % 36 + 1, 1) id; n = int(n / 36) } while (n > 0)
+      id = "Xq3_a9Zk" substr("00000000", 1, 8 - length(id)) id
+      if (kind == "sliding") {
+        printf "\"1 0 %s 1000 100 0 3600000 -\"\n", id
+      } else if (kind == "bucket") {
+        printf "\"g 1 0 0 - 1000:3600000:1000 %s\"\n", id
+      } else if (kind == "window") {
+        printf "\"f 1 0 1000 3600000 0 - 0 %s\"\n", id
+      } else if (kind == "rrl") {
+        random = ""
+        for (b = 0; b < 16; b++) {
+          random = random sprintf("\\x%02x", int(rand() * 256))
+        }
+        printf "1 %.0f \"%s\"\n", 1700000000000 + i, random
+      } else {
+        printf "\"1 0 %s 1000 100 0 3600000 -\"\n", id
+      }
+    }
+  }'
+}
+
+wait_for_server() {
+  for _ in $(seq 1 200); do
+    [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ] && return
+    sleep 0.3
+  done
+  echo "redis-server did not answer on port $PORT" >&2
+  exit 1
+}
+
+# fails unless the calls of script $1 were what is counted: the last one's limiter in the state described above,
+# and the last call, sent again, granted
+check() {
+  local last name expected
+  last=$(tail -1 "$WORK/commands")
+  name=$(echo "$last" | awk '{print $4}')
+  if [ "$1" = sliding ] || [ "$1" = rrl ]; then
+    # the limiter's previous grant had left the window: the counter is the rate less the last grant
+    expected=999
+    [ "$(redis-cli -p "$PORT" GET "$name:value")" = "$expected" ] || fail "$1" "$name:value is not $expected"
+  fi
+  case "$1" in
+    rrl) expected='' ;; # RRateLimiter answers a grant with nil
+    one) expected=1 ;;
+    counter) return ;;
+    *) expected=0 ;;
+  esac
+  [ "$(echo "$last" | redis-cli -p "$PORT" | head -1)" = "$expected" ] || fail "$1" "the last call is not granted"
+}
+
+fail() {
+  echo "$1: not the state counted: $2" >&2
+  redis-cli -p "$PORT" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
+  exit 1
+}
+
+# total instructions of a redis-server that ran $2 calls of script $1
 run() {
-  local out="$WORK/callgrind.$RANDOM"
+  local out="$WORK/callgrind.$1.$2"
   valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
     >/dev/null 2>&1 &
   local pid=$!
-  for _ in $(seq 1 100); do [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ] && break; sleep 0.3; done
+  wait_for_server
   local sha
-  sha=$(redis-cli -p "$PORT" SCRIPT LOAD "$(cat "$1")")
-  redis-benchmark -p "$PORT" -n "$2" -c 1 -r 256 -q EVALSHA "$sha" 5 "{k:__rand_int__}" "{k:__rand_int__}:value" \
-    "{k:__rand_int__}:value:c" "{k:__rand_int__}:permits" "{k:__rand_int__}:permits:c" "$3" >/dev/null
+  sha=$(redis-cli -p "$PORT" SCRIPT LOAD "$(cat "$WORK/$1.lua")")
+  commands "$1" "$sha" "$2" > "$WORK/commands"
+  redis-cli -p "$PORT" < "$WORK/commands" > "$WORK/replies"
+  # an error, or -1 (more than the limit), -4 (handed to the full script) or -5 (stale bounds) of a fast path
+  if grep -q -m 1 '^ERR\|^(error)\|^-[145]$' "$WORK/replies"; then
+    fail "$1" "$(grep -m 1 '^ERR\|^(error)\|^-[145]$' "$WORK/replies")"
+  fi
+  check "$1"
   redis-cli -p "$PORT" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
   wait "$pid" || true
   grep '^totals:' "$out" | awk '{print $2}'
@@ -41,16 +159,27 @@ run() {
 
 measure() {
   local few many
-  few=$(run "$WORK/$1.lua" 2000 "$2")
-  many=$(run "$WORK/$1.lua" 12000 "$2")
+  few=$(run "$1" 2000)
+  many=$(run "$1" 12000)
   echo "$1: $(( (many - few) / 10000 )) instructions per call"
 }
 
-measure one x
-measure gcra x
-measure sliding '1 0 abcdefgh00000001 1000000 1000 0 0 -'
-# bucket: a permit every µs, so its key (which lives until the bucket is full again, 1 ms) is mostly absent;
-# bucket-held: a permit a second and a large burst, so its key holds the bucket on each call after the first
-measure bucket 'g 1 0 0 - 1000000:1000:1000000 abcdefgh00000001'
-measure bucket-held 'g 1 0 0 - 1000:1000000:1000000 abcdefgh00000001'
-measure window 'f 1 0 1000000000 1000 0 - 0 abcdefgh00000001'
+for script in one counter gcra rrl sliding bucket window; do
+  measure $script
+done
+
+# MEMORY USAGE of one key of the same name after one grant: the token bucket's, then the minimal GCRA's
+"$SERVER" --port "$PORT" --save '' --appendonly no >/dev/null 2>&1 &
+server=$!
+wait_for_server
+name='rate_limit:{memory:token-bucket:100000}'
+key_usage() { # $1: script, $2: argument
+  redis-cli -p "$PORT" DEL "$name:value" >/dev/null
+  redis-cli -p "$PORT" EVAL "$(cat "$WORK/$1.lua")" 5 "$name" "$name:value" "$name:value:$CLIENT_ID" \
+    "$name:permits" "$name:permits:$CLIENT_ID" "$2" >/dev/null
+  redis-cli -p "$PORT" MEMORY USAGE "$name:value"
+}
+echo "bucket-key: $(key_usage bucket 'g 1 0 0 - 100000:3600000:100000 Xq3_a9Zk00000001') bytes"
+echo "gcra-key: $(key_usage gcra x) bytes"
+redis-cli -p "$PORT" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
+wait "$server" || true

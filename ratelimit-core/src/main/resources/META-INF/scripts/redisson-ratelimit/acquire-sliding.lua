@@ -61,7 +61,8 @@ end
 local now
 if clock == '0' then
   local time = redis.call('time')
-  now = time[1] * 1000 + (time[2] - time[2] % 1000) / 1000
+  local micros = time[2] + 0 -- the text made a number once, not at each use
+  now = time[1] * 1000 + (micros - micros % 1000) / 1000
 else
   now = clock + 0
 end

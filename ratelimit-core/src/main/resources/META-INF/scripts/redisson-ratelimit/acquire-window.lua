@@ -15,15 +15,17 @@ wanted, rate = wanted + 0, rate + 0
 local now
 if clock == '0' then
   local time = redis.call('time')
-  now = time[1] * 1000 + (time[2] - time[2] % 1000) / 1000
+  local micros = time[2] + 0 -- the text made a number once, not at each use
+  now = time[1] * 1000 + (micros - micros % 1000) / 1000
 else
   now = clock + 0
 end
 -- window_bounds
 local start, finish
 if bounds == '0' then
-  start = now - now % interval
-  finish = start + interval
+  local length = interval + 0
+  start = now - now % length
+  finish = start + length
 else
   local previous, nextEnd
   previous, start, finish, nextEnd = string.match(bounds, '^(%d+),(%d+),(%d+),(%d+)$')
