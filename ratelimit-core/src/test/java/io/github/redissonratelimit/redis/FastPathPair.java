@@ -29,10 +29,10 @@ import io.github.redissonratelimit.test.redis.RespClient;
  */
 final class FastPathPair implements AutoCloseable {
 
-    static final String FULL = script("clock", "keyed", "common", "token-bucket", "fixed-window", "switch", "decide",
-            "algorithms", "acquire");
+    /** The full decision script, as the backend composes it from the registered algorithms. */
+    static final String FULL = LuaScripts.ACQUIRE.text();
 
-    static final String REFUND = script("clock", "keyed", "common", "token-bucket", "fixed-window", "refund");
+    static final String REFUND = LuaScripts.REFUND.text();
 
     private static final long EXPIRING_MILLIS = 100;
 
