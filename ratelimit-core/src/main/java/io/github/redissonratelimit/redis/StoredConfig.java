@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.redis;
 
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
@@ -21,8 +22,8 @@ record StoredConfig(long rate, long intervalMillis, int type, long keepAliveMill
 
     @Override
     public String toString() {
-        return algorithm + ", rate=" + rate + ", interval=" + intervalMillis + "ms, mode="
-                + (type == 1 ? "PER_CLIENT" : "OVERALL") + (keepAliveMillis > 0 ? ", keepAlive=" + keepAliveMillis
-                        + "ms" : "");
+        return "rate=" + rate + ", interval=" + intervalMillis + "ms, mode=" + (type == 1 ? "PER_CLIENT" : "OVERALL")
+                + (keepAliveMillis > 0 ? ", keepAlive=" + keepAliveMillis + "ms" : "")
+                + (algorithm.equals(LimitAlgorithm.SLIDING_WINDOW.storedName()) ? "" : ", " + algorithm);
     }
 }
