@@ -91,7 +91,7 @@ class SuspendingRateLimitTest {
         val source = AnnotationRateLimitOperationSource(KeyExpressionParser(ctx.beanFactory))
         ctx.registerBean(RateLimitAdvisor::class.java, Supplier {
             val redisson = ctx.getBean(RedissonClient::class.java)
-            RateLimitAdvisor(source, RateLimitInterceptor(source, LimiterNaming(), Supplier<RateLimitBackend> {
+            RateLimitAdvisor(source, RateLimitInterceptor(source, Supplier<RateLimitBackend> {
                 // the layers the auto-configuration puts above the backend: the wait, then the outage policy
                 LocalOutagePolicy(WaitingRateLimitBackend(backend?.invoke(redisson) ?: RedissonRateLimitBackend(redisson)),
                     LocalFallback(InstanceCount.fixed(1, 0), 10_000))
