@@ -11,7 +11,6 @@ import java.util.function.Predicate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
@@ -33,15 +32,17 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * memory, and after another instance last granted in memory (or missed its heartbeat), every limiter keeps to the
  * local share, before Redis is asked and again when Redis grants (a grant that does not fit is given back to Redis
  * and rejected); after this instance's own decisions, not a limiter Redis answered during the outage while it gave a
- * later call no decision (another master of a cluster, see {@link OutageSpan}). An instance that took more than its share from Redis before the outage would add to the others'
- * shares: each answer of Redis (grant or rejection) also says how many permits were free, and for one interval after
- * it an instance holds at most its grants still held when Redis stopped answering it (the earliest call Redis then
- * gave no decision was sent), plus its share of the free permits. Its grants that left the window between the answer
- * and then freed permits Redis may have granted to the others; of those it takes back only its part of what the
- * bound allows above the rate (a tenth of it, split like the shares: none under 10 per interval), so whatever the
- * split of Redis's grants, the instances together stay within 1.1 x the rate, and at the rate under 10. What is
- * left is the grants of one heartbeat interval when another instance decides in memory longer than this one (the
- * heartbeat tells it late).
+ * later call no decision (another master of a cluster, see {@link OutageSpan}). An instance that took more than its
+ * share from Redis before the outage would add to the others' shares: each answer of Redis (grant or rejection) also
+ * says how many permits were free, and for one interval after it an instance holds at most its grants still held
+ * when Redis stopped answering it (the earliest call Redis then gave no decision was sent), plus its share of the
+ * free permits. Its grants that left the window between the answer and then freed permits Redis may have granted to
+ * the others; of those it takes back only its part of what the bound allows above the rate (a tenth of it, split like
+ * the shares: none under 10 per interval), so while each caller's calls take turns on the instances, they together
+ * stay within 1.1 x the rate, and at the rate under 10. A token bucket is limited in memory like a window of its rate
+ * or its burst, whichever is smaller (a bucket lets its burst out at once). What is left is the grants of one
+ * heartbeat interval when another instance decides in memory longer than this one (the heartbeat tells it late), and
+ * a caller whose calls went mostly to one instance: the others, which cannot know, grant it their shares.
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
  * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped
@@ -55,6 +56,7 @@ public final class LocalFallback implements LimiterMemory {
     private static final Log logger = LogFactory.getLog(LocalFallback.class);
 
     private final InstanceCount instances;
+    private final LocalShares shares;
     private final LocalWindows windows;
     private final LongSupplier nanoClock;
     private final long quietNanos;
@@ -79,6 +81,7 @@ public final class LocalFallback implements LimiterMemory {
             throw new IllegalArgumentException("maxLimiters must be at least 1 but was " + maxLimiters);
         }
         this.instances = Objects.requireNonNull(instances, "instances");
+        this.shares = new LocalShares(instances);
         this.nanoClock = nanoClock;
         this.quietNanos = quietPeriod.toNanos();
         this.windows = new LocalWindows(maxLimiters);
@@ -109,8 +112,8 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         boolean toShare = decision.allowed() && holdsToShare(window, intervalNanos, now);
-        long wait = window.answered(decision.allowed() ? permits : 0, share, toShare, spec.rate(),
-                state == null ? -1 : state.available(), intervalNanos, now);
+        long wait = window.answered(decision.allowed() ? permits : 0, share, toShare,
+                LocalShares.inMemoryRate(spec), state == null ? -1 : state.available(), intervalNanos, now);
         if (outage.failing()) {
             window.answeredInOutage(outage.since(), now);
         }
@@ -164,7 +167,8 @@ public final class LocalFallback implements LimiterMemory {
         LocalWindow window = windows.window(limiterName, spec, now);
         long share = shareOf(spec);
         long intervalNanos = spec.interval().toNanos();
-        long wait = window.tryTake(permits, share, intervalNanos, now, outage.failed(askedAt, sent), allowanceOf(spec));
+        long wait = window.tryTake(permits, share, intervalNanos, now, outage.failed(askedAt, sent),
+                shares.allowanceOf(spec));
         long left = Math.max(0, share - window.held(intervalNanos, now));
         if (wait == 0) {
             lastLocalGrant = now;
@@ -251,16 +255,6 @@ public final class LocalFallback implements LimiterMemory {
         writeBack.forget(limiterNames);
     }
 
-    /**
-     * This instance's part of the permits the bound allows above the rate (a tenth of it, none under 10), split like
-     * the shares so that the instances' parts add up to it: what it may take again of its grants that left the window
-     * between Redis's last answer and the outage, whose permits another instance may have got from Redis.
-     */
-    private long allowanceOf(LimitSpec spec) {
-        long tenth = spec.rate() / 10;
-        return spec.mode() == RateLimitMode.PER_CLIENT ? tenth : instances.shareOf(tenth);
-    }
-
     /** This instance's clock (nanoseconds, compared by difference only). */
     long nanoTime() {
         return nanoClock.getAsLong();
@@ -268,7 +262,7 @@ public final class LocalFallback implements LimiterMemory {
 
     /** The permits of {@code spec}'s rate this instance may grant on its own per interval. */
     public long shareOf(LimitSpec spec) {
-        return spec.mode() == RateLimitMode.PER_CLIENT ? spec.rate() : instances.shareOf(spec.rate());
+        return shares.shareOf(spec);
     }
 
     /** Milliseconds since this instance last granted permits without Redis; -1 when it never did. */

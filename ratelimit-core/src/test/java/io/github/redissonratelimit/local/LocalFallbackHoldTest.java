@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.RateLimitBackendUnavailableException;
@@ -192,6 +193,36 @@ class LocalFallbackHoldTest {
 
         assertThat(fallback.rejectionBeforeRedis("rl:{up}", FIVE_PER_MINUTE, 1)).isNotNull();
         assertThat(fallback.answeredByRedis("rl:{up}", FIVE_PER_MINUTE, 1, granted).allowed()).isFalse();
+    }
+
+    /**
+     * A caller whose calls went mostly to the other instance before an outage: this one's share, claimed in memory
+     * while the other already holds the rate, exceeds it. This instance saw one grant (4 left free) or none; the
+     * other took every other permit since. Neither can know what the other holds while Redis does not answer;
+     * holding back the share of a limiter it did not see take the rate would refuse every new caller in memory for
+     * an interval. The contract shows it with callers sent to either instance at random
+     * (AlgorithmContract#noCallerSentToEitherInstanceAtRandomGetsMoreThanItsLimitThroughStalls).
+     */
+    @Test
+    @Disabled("known limit of the local policy: it holds only while each caller's calls take turns on the instances")
+    void aCallerWhoseGrantsWentToTheOtherInstanceGetsNoShareInMemory() {
+        LocalFallback saw = fallback(0); // share 3 of 5
+        LocalFallback other = fallback(1); // share 2 of 5
+        saw.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(4, Duration.ZERO)));
+        for (int free = 3; free >= 0; free--) {
+            other.answeredByRedis("rl:{u}", FIVE_PER_MINUTE, 1, Decision.allow(new LimitState(free, Duration.ZERO)));
+        }
+        LocalFallback sawNone = fallback(1); // as the first instance, had the other one's grants gone to it
+        advance(Duration.ofSeconds(1));
+        long inMemory = 0;
+        long inMemoryOfNone = 0;
+        for (int i = 0; i < 3; i++) {
+            inMemory += saw.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed() ? 1 : 0;
+            inMemory += other.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed() ? 1 : 0;
+            inMemoryOfNone += sawNone.decide("rl:{u}", FIVE_PER_MINUTE, 1).allowed() ? 1 : 0;
+        }
+        assertThat(inMemory).as("Redis granted the whole rate: none left for memory").isZero();
+        assertThat(inMemoryOfNone).as("nor for an instance that saw no grant").isZero();
     }
 
     /** Redis granted this instance 1 permit leaving 4 free, and 30 s later 1 more leaving none. */

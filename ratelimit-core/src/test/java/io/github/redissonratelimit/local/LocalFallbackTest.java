@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 
@@ -48,6 +49,19 @@ class LocalFallbackTest {
         LimitSpec perClient = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.PER_CLIENT);
         assertThat(fallback(4, 3).shareOf(perClient)).isEqualTo(5);
         assertThat(fallback(4, 3).shareOf(FIVE_PER_MINUTE)).isEqualTo(1);
+    }
+
+    /** A bucket lets its burst out at once: shared in memory like a window of it, not of its rate. */
+    @Test
+    void aTokenBucketIsSharedInMemoryByItsBurstWhenSmallerThanItsRate() {
+        LimitSpec bucket = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL, LimitAlgorithm.tokenBucket(4));
+        assertThat(fallback(2, 0).shareOf(bucket)).isEqualTo(2);
+        LocalFallback fallback = fallback(2, 1);
+        long granted = 0;
+        for (int i = 0; i < 5; i++) {
+            granted += fallback.decide("rl:{u}", bucket, 1).allowed() ? 1 : 0;
+        }
+        assertThat(granted).as("two instances together at most the burst, 4, at once").isEqualTo(2);
     }
 
     @Test

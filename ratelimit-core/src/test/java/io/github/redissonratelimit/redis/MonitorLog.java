@@ -14,7 +14,7 @@ import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * What {@code MONITOR} on the master that holds one limiter's keys shows, command by command, to a subclass that
- * makes grants of them ({@link GrantLog}, {@link AlgorithmGrantLog}); read on a thread of its own until
+ * makes grants of them ({@link GrantLog}); read on a thread of its own until
  * {@link #close()}, which waits for every command sent before it.
  */
 abstract class MonitorLog implements AutoCloseable {
