@@ -63,7 +63,7 @@ final class Calls {
                 keep(key, limit, permits, from, decision, "c");
             }
             else if (decision.allowed()) {
-                later(after).execute(() -> instance.stack.release(request, decision));
+                later(after).execute(() -> giveBack(instance, key, request, decision, from));
             }
         });
     }
@@ -95,7 +95,8 @@ final class Calls {
                         keep(isMine ? key : otherKey, isMine ? limit : other, request.permits(), from, decision, "m");
                     }
                     else if (decision.allowed()) {
-                        instance.stack.release(requests.get(i), decision);
+                        AcquireRequest request = requests.get(i);
+                        giveBack(instance, request == mine ? key : otherKey, request, decision, from);
                     }
                 }
             }
@@ -119,6 +120,13 @@ final class Calls {
             Duration cancelAfter) {
         CompletableFuture<Decision> waiting = waiting(instance, key, limit, permits, wait);
         later(cancelAfter).execute(() -> waiting.cancel(false));
+    }
+
+    /** Gives a grant back, written down with when it was given back: see {@link Ledger#losses}. */
+    private void giveBack(Instance instance, String key, AcquireRequest request, Decision granted, long grantFrom) {
+        long from = from();
+        instance.stack.release(request, granted).whenComplete((done, ex) -> ledger.gaveBack(
+                new Ledger.Refund(key, request.permits(), grantFrom, from, time.now() + time.errorMicros())));
     }
 
     private void keep(String key, Limit limit, long permits, long from, Decision decision, String how) {

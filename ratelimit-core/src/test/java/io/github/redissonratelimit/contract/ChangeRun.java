@@ -38,7 +38,20 @@ final class ChangeRun {
     }
 
     /** A limiter whose config goes from {@code configs[0]} to {@code configs[1]}. */
-    private record Changed(Algorithm from, Change change, String key, Limit[] configs) {
+    private record Changed(Algorithm from, Change change, String key, Limit[] configs, Law either) {
+
+        Changed(Algorithm from, Change change, String key, Limit[] configs) {
+            this(from, change, key, configs, Law.moreGenerous(configs[0].law(), configs[1].law()));
+        }
+
+        /**
+         * Config {@code index} as a call declares it; once the change started, bound by the more generous of the two
+         * (an instance that checked its config decides with the one another instance stored since, whichever).
+         */
+        Limit declared(int index, boolean changing) {
+            Limit config = configs[index];
+            return changing ? new Limit(config.label(), config.spec(), either) : config;
+        }
     }
 
     private ChangeRun() {
@@ -76,7 +89,7 @@ final class ChangeRun {
                     int[] declared = changed.change().phases()[third];
                     for (int i = 0; i < instances.size(); i++) {
                         if (random.nextInt(10) == 0) {
-                            calls.plain(instances.get(i), changed.key(), changed.configs()[declared[i]],
+                            calls.plain(instances.get(i), changed.key(), changed.declared(declared[i], third > 0),
                                     1 + random.nextInt(2));
                         }
                     }

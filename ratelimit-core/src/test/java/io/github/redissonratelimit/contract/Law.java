@@ -61,6 +61,12 @@ interface Law {
         });
     }
 
+    /** The more generous of two laws over every span: what a limit whose config changes from one to the other keeps. */
+    static Law moreGenerous(Law one, Law other) {
+        return new Named("the more generous of " + one + " and " + other, Math.max(one.capacity(), other.capacity()),
+                (from, to) -> Math.max(one.bound(from, to), other.bound(from, to)));
+    }
+
     /** A bound over a span, for the laws above. */
     @FunctionalInterface
     interface Span {

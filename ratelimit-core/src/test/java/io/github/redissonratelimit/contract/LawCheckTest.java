@@ -119,6 +119,22 @@ class LawCheckTest {
     }
 
     @Test
+    void aGrantMadeBeforeALossAndGivenBackAfterItIsAllowedOnceMore() {
+        Limit eight = Algorithm.FIXED_WINDOW.limit(8, 0, SECOND, null);
+        Ledger ledger = new Ledger();
+        ledger.lost("k", "DEL", (START + 100) * 1_000, (START + 110) * 1_000);
+        for (int i = 0; i < 9; i++) { // after the loss, one more than the rate
+            ledger.kept(at(eight, 200 + i * 10));
+        }
+        assertThat(ledger.check("k").exceeded()).isTrue();
+        // a grant made before the loss, given back after it, credited the fresh window
+        ledger.gaveBack(new Ledger.Refund("k", 1, (START + 50) * 1_000, (START + 250) * 1_000, (START + 260) * 1_000));
+        assertThat(ledger.check("k").exceeded()).isFalse();
+        ledger.kept(at(eight, 300));
+        assertThat(ledger.check("k").exceeded()).as("one more than the credit").isTrue();
+    }
+
+    @Test
     void grantsOfTwoConfigsAreBoundByTheMoreGenerous() {
         Limit eight = Algorithm.SLIDING_WINDOW.limit(8, 0, SECOND, null);
         Limit bucket = Algorithm.TOKEN_BUCKET.limit(8, 12, SECOND, null);

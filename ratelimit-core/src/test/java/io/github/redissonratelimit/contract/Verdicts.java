@@ -14,8 +14,8 @@ import java.util.Map;
  */
 final class Verdicts {
 
-    /** One limiter's verdict, on one aspect of the contract. */
-    record Verdict(String aspect, String key, LawCheck.Worst worst, long kept, long least) {
+    /** One limiter's verdict on one aspect of the contract; {@code context}: refunds and losses about its worst span. */
+    record Verdict(String aspect, String key, LawCheck.Worst worst, long kept, long least, String context) {
     }
 
     private final String run;
@@ -32,8 +32,24 @@ final class Verdicts {
 
     /** Checks {@code key}'s grants, for {@code aspect} of {@code algorithm}'s contract. */
     void add(String aspect, Algorithm algorithm, Ledger ledger, String key, long least) {
+        LawCheck.Worst worst = ledger.check(key);
         verdicts.computeIfAbsent(algorithm, a -> new ArrayList<>())
-                .add(new Verdict(aspect, key, ledger.check(key), ledger.permits(key), least));
+                .add(new Verdict(aspect, key, worst, ledger.permits(key), least, context(ledger, key, worst)));
+    }
+
+    /** The grants given back and the losses within a second of the span, in ms from the run's start. */
+    private String context(Ledger ledger, String key, LawCheck.Worst worst) {
+        long from = worst.fromMicros() - 1_000_000;
+        StringBuilder text = new StringBuilder("; given back:");
+        ledger.refunds(key).stream()
+                .filter(refund -> refund.toMicros() >= from && refund.fromMicros() <= worst.toMicros())
+                .forEach(refund -> text.append(String.format(" %d granted from %.3f, back within [%.3f,%.3f]",
+                        refund.permits(), (refund.grantFromMicros() - originMicros) / 1e3,
+                        (refund.fromMicros() - originMicros) / 1e3, (refund.toMicros() - originMicros) / 1e3)));
+        text.append("; lost:");
+        ledger.losses(key).forEach(loss -> text.append(String.format(" %s within [%.3f,%.3f]", loss.what(),
+                (loss.fromMicros() - originMicros) / 1e3, (loss.toMicros() - originMicros) / 1e3)));
+        return text.toString();
     }
 
     void note(String note) {
@@ -53,8 +69,8 @@ final class Verdicts {
                 .filter(verdict -> verdict.aspect().equals(aspect)).toList();
         assertThat(found).as("%s: limiters checked for %s of %s", run, aspect, algorithm).isNotEmpty();
         for (Verdict verdict : found) {
-            assertThat(verdict.worst().exceeded()).as("%s, %s, %s: over its law: %s", run, seedText(), verdict.key(),
-                    verdict.worst().describe(originMicros)).isFalse();
+            assertThat(verdict.worst().exceeded()).as("%s, %s, %s: over its law: %s%s", run, seedText(), verdict.key(),
+                    verdict.worst().describe(originMicros), verdict.context()).isFalse();
         }
         long kept = found.stream().mapToLong(Verdict::kept).sum();
         long least = found.stream().mapToLong(Verdict::least).sum();
