@@ -63,10 +63,14 @@ abstract class AlgorithmContract {
     @ParameterizedTest(name = "{0}")
     @MethodSource("algorithms")
     void grantsGivenBackLetNoMoreThroughThanIfTheCallsHadNotBeenMade(Algorithm algorithm) throws Exception {
-        assumeTrue(algorithm != Algorithm.SLIDING_WINDOW, "a sliding window's refund after a later grant frees the "
+        List<Verdicts> runs = steady();
+        knownDefect(algorithm != Algorithm.SLIDING_WINDOW, "a sliding window's refund after a later grant frees the "
                 + "later grant's permits: FoundDefectsTest.aSlidingWindowRefundAfterALaterGrantFreesNothingBeforeThe"
                 + "LaterGrantLeaves");
-        steady().forEach(verdicts -> verdicts.assertHeld(SteadyRun.GIVEN, algorithm));
+        knownDefect(algorithm != Algorithm.TOKEN_BUCKET, "a bucket's refund after an earlier grant was given back "
+                + "credits that grant's time again (rarely seen here, about 1 run in 40): FoundDefectsTest.aBucketRefund"
+                + "AfterAnEarlierGrantWasGivenBackCreditsNoMoreThanRefilled");
+        runs.forEach(verdicts -> verdicts.assertHeld(SteadyRun.GIVEN, algorithm));
     }
 
     /** A config changed in place (rate, burst) while old instances still run: never more than the more generous. */
@@ -85,7 +89,7 @@ abstract class AlgorithmContract {
     void aConfigChangedToAnotherAlgorithmNeverLetsMoreThroughThanTheMoreGenerousOfTheTwo(Algorithm algorithm)
             throws Exception {
         List<Verdicts> runs = changes();
-        assumeTrue(false, "a change to another algorithm carries over only what the old one has out: "
+        knownDefect(false, "a change to another algorithm carries over only what the old one has out: "
                 + "FoundDefectsTest.aChangeFromATokenBucketToAFixedWindowCountsTheBucketsGrantsInTheWindow");
         runs.forEach(verdicts -> {
             verdicts.assertHeld(ChangeRun.Change.ACROSS.aspect, algorithm);
@@ -108,7 +112,7 @@ abstract class AlgorithmContract {
     @MethodSource("algorithms")
     void noCallerSentToEitherInstanceAtRandomGetsMoreThanItsLimitThroughStalls(Algorithm algorithm) throws Exception {
         List<Verdicts> runs = stalls();
-        assumeTrue(false, "an instance that did not see a caller's grants grants it its share in memory: "
+        knownDefect(false, "an instance that did not see a caller's grants grants it its share in memory: "
                 + "LocalFallbackHoldTest.aCallerWhoseGrantsWentToTheOtherInstanceGetsNoShareInMemory");
         runs.forEach(verdicts -> verdicts.assertHeld(StallRun.AT_RANDOM, algorithm));
     }
@@ -124,6 +128,16 @@ abstract class AlgorithmContract {
 
     private List<Verdicts> steady() throws Exception {
         return runsOf("steady", seed -> SteadyRun.run(topology, seed, length(Duration.ofSeconds(4))));
+    }
+
+    /**
+     * Skips the rest of a check a known defect breaks (the run still prints what it found), unless
+     * {@code -Dcontract.known-defects=assert}: for whoever fixes it.
+     */
+    private static void knownDefect(boolean unaffected, String defect) {
+        if (!"assert".equals(System.getProperty("contract.known-defects"))) {
+            assumeTrue(unaffected, defect);
+        }
     }
 
     /** A run of every algorithm from a seed. */
