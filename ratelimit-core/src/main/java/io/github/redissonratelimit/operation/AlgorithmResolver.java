@@ -8,7 +8,6 @@ import io.github.redissonratelimit.annotation.CalendarPeriod;
 import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.algorithm.AlgorithmSettingException;
 import io.github.redissonratelimit.algorithm.Algorithms;
-import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.algorithm.Setting;
 
 /**
@@ -21,57 +20,46 @@ import io.github.redissonratelimit.algorithm.Setting;
  */
 final class AlgorithmResolver {
 
-    /** The resolved window and algorithm; {@code capacity} names where the most permits a call can take come from. */
-    record Resolved(Sourced<Duration> interval, LimitAlgorithm algorithm, String capacity) {
-    }
-
     private AlgorithmResolver() {
     }
 
-    static Resolved resolve(RateLimitDeclaration declaration, PolicyValues policy, ValueResolver values,
-            Sourced<Long> rate, String method) {
+    static Algorithms.Resolved resolve(RateLimitDeclaration declaration, PolicyValues policy, ValueResolver values,
+            Setting<Long> rate, String method) {
         Duration declaredInterval = declaration.window().toDuration(method);
-        Sourced<CalendarPeriod> calendar = calendar(declaration, declaredInterval, policy, values, method);
+        Setting<CalendarPeriod> calendar = calendar(declaration, declaredInterval, policy, values, method);
         boolean quota = calendar != null && calendar.value() != CalendarPeriod.NONE;
-        Sourced<Duration> interval = quota ? null
+        Setting<Duration> interval = quota ? null
                 : values.explicit("interval", PolicyValues::interval, declaredInterval);
-        Sourced<Duration> defaultInterval = quota || interval != null ? null
+        Setting<Duration> defaultInterval = quota || interval != null ? null
                 : values.resolve("interval", PolicyValues::interval, null, null);
-        Sourced<RateLimitAlgorithm> type = values.explicit("algorithm", policyValues -> policyValues.algorithm()
+        Setting<RateLimitAlgorithm> type = values.explicit("algorithm", policyValues -> policyValues.algorithm()
                 .algorithm(), declaration.algorithm() == RateLimitAlgorithm.DEFAULT ? null : declaration.algorithm());
-        Sourced<RateLimitAlgorithm> defaultType = type != null || quota ? null
+        Setting<RateLimitAlgorithm> defaultType = type != null || quota ? null
                 : values.resolve("algorithm", policyValues -> policyValues.algorithm().algorithm(), null, null);
         if (declaration.burst() < 0) {
             throw new InvalidRateLimitException(method, "burst", "must be greater than 0 but was "
                     + declaration.burst(), "remove burst (a token bucket holds the rate) or set it to a positive "
                             + "number", null);
         }
-        Sourced<Long> burst = values.resolve("burst", policyValues -> policyValues.algorithm().burst(),
+        Setting<Long> burst = values.resolve("burst", policyValues -> policyValues.algorithm().burst(),
                 declaration.burst() > 0 ? declaration.burst() : null, null);
-        Sourced<ZoneId> zone = values.explicit("zone", policyValues -> policyValues.algorithm().zone(), null);
-        Sourced<ZoneId> defaultZone = !quota || zone != null ? null
+        Setting<ZoneId> zone = values.explicit("zone", policyValues -> policyValues.algorithm().zone(), null);
+        Setting<ZoneId> defaultZone = !quota || zone != null ? null
                 : values.resolve("zone", policyValues -> policyValues.algorithm().zone(), null, null);
         try {
-            Algorithms.Resolved resolved = Algorithms.resolve(new Algorithms.Choice(setting(rate), setting(interval),
-                    setting(defaultInterval), setting(type), "algorithm", setting(defaultType), setting(burst),
-                    quota ? setting(calendar) : null, setting(zone), defaultZone == null ? null : defaultZone.value()));
-            return new Resolved(new Sourced<>(resolved.interval().value(), resolved.interval().origin()),
-                    resolved.algorithm(), resolved.capacity());
+            return Algorithms.resolve(new Algorithms.Choice(rate, interval, defaultInterval, type, "algorithm",
+                    defaultType, burst, quota ? calendar : null, zone, defaultZone == null ? null : defaultZone.value()));
         }
         catch (AlgorithmSettingException ex) {
             throw new InvalidRateLimitException(method, ex.getOrigin(), ex.getProblem(), ex.getFix(), null);
         }
     }
 
-    private static <T> Setting<T> setting(Sourced<T> sourced) {
-        return sourced == null ? null : new Setting<>(sourced.value(), sourced.origin());
-    }
-
     /**
      * The calendar period, {@code null} when none is set. A policy's interval replaces a declared period, as a
      * policy's period replaces a declared interval.
      */
-    private static Sourced<CalendarPeriod> calendar(RateLimitDeclaration declaration, Duration declaredInterval,
+    private static Setting<CalendarPeriod> calendar(RateLimitDeclaration declaration, Duration declaredInterval,
             PolicyValues policy, ValueResolver values, String method) {
         CalendarPeriod fromPolicy = policy == null ? null : policy.algorithm().calendar();
         if (fromPolicy != null && fromPolicy != CalendarPeriod.NONE && policy.interval() != null) {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import io.github.redissonratelimit.algorithm.Algorithms;
+import io.github.redissonratelimit.algorithm.Setting;
 import io.github.redissonratelimit.InvalidRateLimitException;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -76,12 +78,12 @@ final class RateLimitOperationFactory {
         String description = method.description();
         String declaredName = declaration.name();
         ValueResolver values = new ValueResolver(policyPath, policy, policies);
-        Sourced<Long> rate = rate(declaration, values, description);
-        AlgorithmResolver.Resolved window = AlgorithmResolver.resolve(declaration, policy, values, rate, description);
-        Sourced<RateLimitMode> mode = mode(declaration, values, description);
+        Setting<Long> rate = rate(declaration, values, description);
+        Algorithms.Resolved window = AlgorithmResolver.resolve(declaration, policy, values, rate, description);
+        Setting<RateLimitMode> mode = mode(declaration, values, description);
         LimitSpec spec = new LimitSpec(rate.value(), window.interval().value(), mode.value(), window.algorithm());
         ValueExpression cost = cost(declaration, policy, policyPath, method);
-        Sourced<Long> permits = cost != null ? null
+        Setting<Long> permits = cost != null ? null
                 : permits(declaration, values, spec.capacity(), window.capacity(), description);
         requireOneAlgorithm(tiers, spec, description);
         return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(), spec)
@@ -106,13 +108,13 @@ final class RateLimitOperationFactory {
                 .build();
     }
 
-    private Sourced<Long> rate(RateLimitDeclaration declaration, ValueResolver values, String description) {
+    private Setting<Long> rate(RateLimitDeclaration declaration, ValueResolver values, String description) {
         if (declaration.rate() < 0) {
             throw new InvalidRateLimitException(description, "rate", "must be greater than 0 but was "
                     + declaration.rate(), "declare how many calls a window allows, e.g. "
                             + "@RateLimit(rate = 10, interval = 1)", null);
         }
-        Sourced<Long> rate = values.resolve("rate", PolicyValues::rate, positive(declaration.rate()), null);
+        Setting<Long> rate = values.resolve("rate", PolicyValues::rate, positive(declaration.rate()), null);
         if (rate == null) {
             throw new InvalidRateLimitException(description, "rate", "is not set",
                     "declare how many calls a window allows, e.g. @RateLimit(rate = 10, interval = 1)"
@@ -128,7 +130,7 @@ final class RateLimitOperationFactory {
     }
 
     /** {@code DEFAULT} leaves the mode to the next source; the defaults, being the last, must name one. */
-    private Sourced<RateLimitMode> mode(RateLimitDeclaration declaration, ValueResolver values, String description) {
+    private Setting<RateLimitMode> mode(RateLimitDeclaration declaration, ValueResolver values, String description) {
         if (policies.defaults().mode() == RateLimitMode.DEFAULT) {
             throw new InvalidRateLimitException(description, policies.describeDefault("mode"), "is DEFAULT, which "
                     + "would leave the mode of every limit that sets none undecided",
@@ -146,13 +148,13 @@ final class RateLimitOperationFactory {
      * @param capacity the most permits a call can take (the rate, or a token bucket's burst)
      * @param capacityOrigin how errors name where the capacity comes from
      */
-    private static Sourced<Long> permits(RateLimitDeclaration declaration, ValueResolver values, long capacity,
+    private static Setting<Long> permits(RateLimitDeclaration declaration, ValueResolver values, long capacity,
             String capacityOrigin, String description) {
         if (declaration.permits() < 0) {
             throw new InvalidRateLimitException(description, "permits", "must be greater than 0 but was "
                     + declaration.permits(), "remove permits (a call takes 1) or set it to a positive number", null);
         }
-        Sourced<Long> permits = values.resolve("permits", PolicyValues::permits, positive(declaration.permits()), 1L);
+        Setting<Long> permits = values.resolve("permits", PolicyValues::permits, positive(declaration.permits()), 1L);
         if (permits.value() <= 0) {
             throw new InvalidRateLimitException(description, permits.origin(), "must be greater than 0 but was "
                     + permits.value(), "remove it (a call takes 1) or set it to a positive number", null);

@@ -4,6 +4,8 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.github.redissonratelimit.algorithm.Setting;
+
 /** Picks each value of one limit from policy, annotation, defaults or built-in default, remembering where from. */
 final class ValueResolver {
 
@@ -19,32 +21,32 @@ final class ValueResolver {
     }
 
     /** @return the value, or {@code null} when nothing sets it and there is no built-in default */
-    <T> Sourced<T> resolve(String attribute, Function<PolicyValues, T> property, T declared, T builtIn) {
-        Sourced<T> explicit = explicit(attribute, property, declared);
+    <T> Setting<T> resolve(String attribute, Function<PolicyValues, T> property, T declared, T builtIn) {
+        Setting<T> explicit = explicit(attribute, property, declared);
         if (explicit != null) {
             return explicit;
         }
         T fromDefaults = property.apply(policies.defaults());
         if (fromDefaults != null) {
             sources.add("defaults");
-            return new Sourced<>(fromDefaults, policies.describeDefault(attribute));
+            return new Setting<>(fromDefaults, policies.describeDefault(attribute));
         }
-        return builtIn == null ? null : new Sourced<>(builtIn, attribute);
+        return builtIn == null ? null : new Setting<>(builtIn, attribute);
     }
 
     /**
      * The value the policy or the declaration sets, not the defaults: for a value another one implies unless set
      * explicitly. {@code null} when neither sets it.
      */
-    <T> Sourced<T> explicit(String attribute, Function<PolicyValues, T> property, T declared) {
+    <T> Setting<T> explicit(String attribute, Function<PolicyValues, T> property, T declared) {
         T fromPolicy = policy == null ? null : property.apply(policy);
         if (fromPolicy != null) {
             sources.add("policy");
-            return new Sourced<>(fromPolicy, policies.describePolicyValue(name, attribute));
+            return new Setting<>(fromPolicy, policies.describePolicyValue(name, attribute));
         }
         if (declared != null) {
             sources.add("annotation");
-            return new Sourced<>(declared, attribute);
+            return new Setting<>(declared, attribute);
         }
         return null;
     }

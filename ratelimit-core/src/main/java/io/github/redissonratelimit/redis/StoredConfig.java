@@ -10,10 +10,6 @@ import io.github.redissonratelimit.limiter.LimitSpec;
  */
 record StoredConfig(long rate, long intervalMillis, int type, long keepAliveMillis, String algorithm) {
 
-    StoredConfig(long rate, long intervalMillis, int type, long keepAliveMillis) {
-        this(rate, intervalMillis, type, keepAliveMillis, "sliding");
-    }
-
     static StoredConfig declared(LimitSpec spec, BackendOptions options) {
         return new StoredConfig(spec.rate(), spec.interval().toMillis(), AcquireScript.typeCode(spec.mode()),
                 spec.algorithm().keepsAlive() ? options.keepAlive(spec.interval()).toMillis() : 0,
