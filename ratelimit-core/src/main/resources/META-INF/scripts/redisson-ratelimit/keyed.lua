@@ -57,8 +57,8 @@ end
 --   decide(keys, argument): its decision, from its own state, none, or another algorithm's (see switch.lua);
 --   other(keys, valueKey, state, now, nowMicros): what another algorithm's decision finds of it (see switch.lua), or
 --     nil when nothing of it is out any more;
---   refund(valueKey, state, wanted, clock, receipt): gives back a grant (receipt: the number its reply ended with),
---     1 when given back, else 0 (see refund.lua);
+--   refund(valueKey, state, wanted, clock, receipt, second): gives back a grant (receipt, second: the numbers its
+--     reply ended with, nil when absent), 1 when given back, else 0 (see refund.lua);
 --   state(state, clock): {free, next ms} as its next decision would see them, or nil when it holds nothing now;
 --   write_back(keys, valueKey, value, rate, interval, extra, clock): writes back the grants ARGV[5..] made in memory
 --     while Redis gave no decision, returns the permits added (see write-back.lua).

@@ -16,14 +16,15 @@ end
 local rate, interval, rateType = stored_config(KEYS)
 if rate == nil then
   -- an algorithm kept in one key (KINDS, see keyed.lua; ARGV[3]: the declared type; ARGV[4]: the grant's receipt,
-  -- 'r<number>', the number its grant's reply ended with), which gives back only what the grant still holds
+  -- 'r<number>[:<number>]', the numbers its grant's reply ended with), which gives back only what the grant still
+  -- holds
   local valueKey = limiter_keys(KEYS, ARGV[3] or '0')
   local value = redis.call('get', valueKey)
-  local receipt = tonumber(string.match(ARGV[4] or '', '^r(%d+)$'))
+  local receipt, second = string.match(ARGV[4] or '', '^r(%d+):?(%d*)$')
   for _, kind in ipairs(KINDS) do
     local state = kind.read(value)
     if state ~= nil then
-      return kind.refund(valueKey, state, wanted, clock, receipt)
+      return kind.refund(valueKey, state, wanted, clock, tonumber(receipt), tonumber(second))
     end
   end
   return 0

@@ -183,7 +183,7 @@ final class AcquireScript {
      * @param nextMillis the ms until the oldest grant leaves the window
      * @param storedBefore when the check found another config: the one stored before, else null
      * @param change what was done about it (1 updated, 2 reset, 3 kept), else 0
-     * @param receipt what a refund of the grant names (a fixed window's start, a token bucket's tat), else null
+     * @param receipt what a refund of the grant names ({@code r<number>[:<number>...]}, see refund.lua), else null
      */
     record Reply(long waitMillis, long free, long nextMillis, StoredConfig storedBefore, int change, String receipt) {
 
@@ -197,11 +197,16 @@ final class AcquireScript {
                         algorithm);
                 change = (int) number(reply, 7);
             }
-            // a fixed window's grant ends with its window's start, a token bucket's with its tat after the grant:
-            // what a refund of the grant names (see fixed-window.lua, token-bucket.lua)
+            // a grant's reply ends with the numbers a refund of it names (see refund.lua), after the decision's three
+            // and, when a config check found another config, its six
             String receipt = null;
-            if ((size == 4 || size == 10) && reply.get(size - 1) instanceof Number mark) {
-                receipt = "r" + mark.longValue();
+            int decided = size >= 8 ? 9 : 3;
+            if (size > decided && number(reply, 0) == 0) {
+                StringBuilder numbers = new StringBuilder("r");
+                for (int i = decided; i < size; i++) {
+                    numbers.append(i == decided ? "" : ":").append(number(reply, i));
+                }
+                receipt = numbers.toString();
             }
             return new Reply(number(reply, 0), number(reply, 1), number(reply, 2), before, change, receipt);
         }

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -169,6 +170,20 @@ public abstract class LimitContract {
     protected HttpResponse<String> send(String method, String path) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(base().resolve(path)).timeout(Duration.ofSeconds(30))
                 .method(method, HttpRequest.BodyPublishers.noBody()).build();
-        return http.send(request, HttpResponse.BodyHandlers.ofString());
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+        catch (HttpTimeoutException ex) {
+            // the application runs in this JVM: where its threads stood tells why it did not answer
+            StringBuilder dump = new StringBuilder(method + " " + path + " timed out; threads:\n");
+            Thread.getAllStackTraces().forEach((thread, stack) -> {
+                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                for (StackTraceElement frame : stack) {
+                    dump.append("    at ").append(frame).append('\n');
+                }
+            });
+            System.err.println(dump);
+            throw ex;
+        }
     }
 }
