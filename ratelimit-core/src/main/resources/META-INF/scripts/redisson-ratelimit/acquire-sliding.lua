@@ -51,20 +51,22 @@ else
   stored = redis.call('get', valueKey)
 end
 local field = config[5]
-local written, sliceEnd, slicePermits
+local written, sliceEnd, slicePermits, started
 if field then
-  written, sliceEnd, slicePermits = string.match(field, '^([^:]*):(%d+):(%d+)$')
+  written, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?(%d*)$')
 end
 if stored and written ~= stored then
   return {-4}
 end
-local now
+local now, nowMicros
 if clock == '0' then
   local time = redis.call('time')
   local micros = time[2] + 0 -- the text made a number once, not at each use
   now = time[1] * 1000 + (micros - micros % 1000) / 1000
+  nowMicros = time[1] * 1000000 + micros
 else
   now = clock + 0
+  nowMicros = now * 1000
 end
 
 local free, oldest
@@ -128,6 +130,9 @@ end
 if free >= wanted then
   local stamp = now - now % width + width - 1
   local stampText = tostring(stamp)
+  if #oldest == 0 then
+    started = string.format('%.0f', nowMicros) -- the grants start with this one (see write_free)
+  end
   if sliceEnd ~= stampText or #oldest == 0 or slicePermits == '0' then
     local id = 's' .. stampText
     redis.call('zadd', grantsKey, stampText, struct.pack('Bc0I', #id, id, wanted))
@@ -177,7 +182,8 @@ end
 if changed then
   local freeText = free .. '' -- formatted once (Redis formats a number argument again)
   redis.call('set', valueKey, freeText, 'KEEPTTL')
-  redis.call('hset', KEYS[1], valueKey, freeText .. ':' .. (sliceEnd or 0) .. ':' .. (slicePermits or 0))
+  redis.call('hset', KEYS[1], valueKey, freeText .. ':' .. (sliceEnd or 0) .. ':' .. (slicePermits or 0) .. ':'
+    .. (started or ''))
 end
 if keepAlive > 0 then
   local lifetime = interval + width
@@ -201,5 +207,8 @@ elseif keepAlive == 0 then
     redis.call('pexpire', valueKey, ttl)
     redis.call('pexpire', grantsKey, ttl)
   end
+end
+if wait == 0 then
+  return {0, free < 0 and 0 or free, nextMillis, nowMicros} -- the grant's receipt, see decide.lua
 end
 return {wait, free < 0 and 0 or free, nextMillis}

@@ -12,13 +12,15 @@ if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
 end
 wanted, rate = wanted + 0, rate + 0
-local now
+local now, nowMicros
 if clock == '0' then
   local time = redis.call('time')
   local micros = time[2] + 0 -- the text made a number once, not at each use
   now = time[1] * 1000 + (micros - micros % 1000) / 1000
+  nowMicros = time[1] * 1000000 + micros
 else
   now = clock + 0
+  nowMicros = now * 1000
 end
 -- window_bounds
 local start, finish
@@ -47,8 +49,8 @@ local value = redis.call('get', valueKey)
 local count, suffix = 0, nil
 if value then
   local storedCount, storedSuffix = string.match(value, '^f(%d+)(:.*)$') -- see fixed-window.lua
-  if storedCount == nil or #storedSuffix ~= 25 then
-    return {-4}
+  if storedCount == nil or #storedSuffix ~= 33 then
+    return {-4} -- not a fixed window's, or one of an earlier layout
   end
   local storedStart, storedEnd, storedRate = struct.unpack('>ddd', storedSuffix, 2)
   if now < storedEnd then
@@ -72,8 +74,8 @@ if left < 0 then
   left = 0
 end
 if count + wanted <= rate then
-  redis.call('set', valueKey, 'f' .. (count + wanted) .. (suffix or (':' .. struct.pack('>ddd', start, finish, rate))),
-    'PX', left < 1 and 1 or left)
-  return {0, rate - count - wanted, left, start}
+  redis.call('set', valueKey, 'f' .. (count + wanted)
+    .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, nowMicros))), 'PX', left < 1 and 1 or left)
+  return {0, rate - count - wanted, left, start, nowMicros}
 end
 return {left < 1 and 1 or left, count < rate and rate - count or 0, left}

@@ -45,23 +45,27 @@ end
 -- Every count of free permits a script of ours writes is also written to the config hash, in a field named after
 -- the counter's key: a counter that differs from it was written by someone else (RRateLimiter's release adds to
 -- it without touching the grants), and is recounted from the grants. The field also tells the newest slice's
--- member: '<free>:<slice end>:<its permits>'.
-local function write_free(keys, valueKey, free, sliceEnd, slicePermits)
+-- member and when the grants started (the µs of the grant that found the ZSET empty or lost: a grant made before
+-- was never counted by the grants there now, so a refund gives it nothing back): '<free>:<slice end>:<its
+-- permits>:<started>'.
+local function write_free(keys, valueKey, free, sliceEnd, slicePermits, started)
   redis.call('set', valueKey, free, 'KEEPTTL')
-  redis.call('hset', keys[1], valueKey, free .. ':' .. (sliceEnd or 0) .. ':' .. (slicePermits or 0))
+  redis.call('hset', keys[1], valueKey, free .. ':' .. (sliceEnd or 0) .. ':' .. (slicePermits or 0) .. ':'
+    .. (started or ''))
 end
 
 -- The field write_free wrote: the free permits it wrote (a string, as GET answers them; false when none), the
--- newest slice's end and permits (numbers, nil when unknown).
+-- newest slice's end and permits (numbers, nil when unknown) and when the grants started (the text written, '' or
+-- nil when unknown).
 local function written_free(field)
   if not field then
     return false
   end
-  local free, sliceEnd, slicePermits = string.match(field, '^([^:]*):(%d+):(%d+)$')
+  local free, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?(%d*)$')
   if free == nil then
     return field
   end
-  return free, tonumber(sliceEnd), tonumber(slicePermits)
+  return free, tonumber(sliceEnd), tonumber(slicePermits), started
 end
 
 -- The width of a slice, in ms, for an interval.

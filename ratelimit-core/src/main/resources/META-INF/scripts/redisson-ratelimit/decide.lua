@@ -14,8 +14,9 @@
 --   differ, update it keeping the window, reset it, or keep the stored one (ratelimit.on-config-change).
 -- Returns {wait, free, next}: wait 0 when granted, else the ms until the permits can be free (1..interval);
 --   free the permits left (never below 0); next the ms until the oldest grant leaves the window
---   (0..interval). When the check found another stored config, four more: rate, interval, type and
---   keep-alive of the stored one, and a fifth: 1 updated, 2 reset, 3 kept.
+--   (0..interval). When the check found another stored config, six more: rate, interval, type and
+--   keep-alive of the stored one, 1 updated, 2 reset or 3 kept, and 'sliding'. A grant's reply ends with its
+--   time in µs, the receipt its refund names (see refund.lua).
 --   Or {-1, rate} when the call asks for more permits than the rate in force: nothing is taken, nothing is
 --   written for a limiter without config, and a config change the call brings is applied whole (its recount
 --   included) all the same.
@@ -33,7 +34,8 @@ decide_sliding = function(keys, argument)
   end
   local wanted = tonumber(permitsArg)
   local declared = {tonumber(rateArg), tonumber(intervalArg), typeArg, tonumber(keepAliveArg)}
-  local now = now_millis(clock)
+  local nowMicros = now_micros(clock)
+  local now = (nowMicros - nowMicros % 1000) / 1000
 
   local declaredValueKey = limiter_keys(keys, typeArg)
   local rate, interval, rateType, keepAlive, fields = stored_config(keys, declaredValueKey)
@@ -47,7 +49,7 @@ decide_sliding = function(keys, argument)
       return {-1, rate} -- before writing anything: a limiter no call could ever take from is not created
     end
     unconfigured = redis.call('get', declaredValueKey)
-    local other = other_state(keys, declaredValueKey, unconfigured, now, now * 1000, 'sliding')
+    local other = other_state(keys, declaredValueKey, unconfigured, now, nowMicros, 'sliding')
     if other ~= nil then
       if other.elsewhere then
         return {OTHER_ALGORITHM}
@@ -90,7 +92,7 @@ decide_sliding = function(keys, argument)
   if valueKey ~= declaredValueKey then
     writtenField = redis.call('hget', keys[1], valueKey) -- a type other than the declared one is kept
   end
-  local written, sliceEnd, slicePermits = written_free(writtenField)
+  local written, sliceEnd, slicePermits, started = written_free(writtenField)
 
   local stored
   if unconfigured ~= nil and valueKey == declaredValueKey then
@@ -166,8 +168,11 @@ decide_sliding = function(keys, argument)
     end
   elseif free >= wanted then
     -- after a hold on lost grants, the slice's member was lost with them
-    sliceEnd, slicePermits = add_to_slice(grantsKey, sliceEnd, slicePermits, wanted, now, interval,
-      #oldest > 0 and not added)
+    local hadMembers = #oldest > 0 and not added
+    sliceEnd, slicePermits = add_to_slice(grantsKey, sliceEnd, slicePermits, wanted, now, interval, hadMembers)
+    if not hadMembers then
+      started = string.format('%.0f', nowMicros)
+    end
     if leaving then
       redis.call('zrem', grantsKey, leaving)
     end
@@ -198,7 +203,7 @@ decide_sliding = function(keys, argument)
     end
   end
   if changed then
-    write_free(keys, valueKey, free, sliceEnd, slicePermits)
+    write_free(keys, valueKey, free, sliceEnd, slicePermits, started)
   end
   -- the keys outlive the newest grant's stay in the window (up to one slice past its time, see common.lua) and
   -- are renewed lazily: a TTL within the slack of the full one is left as it is. A call that added no grant
@@ -230,13 +235,14 @@ decide_sliding = function(keys, argument)
     return {-1, rate}
   end
   local reply = {wait, math.max(0, free), nextMillis}
+  if wait == 0 then
+    reply[4] = nowMicros -- the receipt a refund of the grant names: its time, which tells its slice (see refund.lua)
+  end
   if switched ~= nil then
     return with_change(reply, switched[1], switched[2])
   end
   if change ~= nil then
-    for i = 1, 5 do
-      reply[3 + i] = change[i]
-    end
+    return with_stored(reply, change, change[5], 'sliding')
   end
   return reply
 end

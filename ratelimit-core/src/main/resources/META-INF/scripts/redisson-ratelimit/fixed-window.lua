@@ -1,8 +1,9 @@
 -- fixed-window: a counter per window (prepended to the scripts that know it, after keyed.lua; its common case is
 -- repeated inline in acquire-window.lua: a change to the decision goes into both). The key is the
 -- limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding 'f<count>:' and then the
--- window's start (ms), end (ms) and rate as 24 bytes (struct '>ddd': big-endian doubles), and expiring at the
--- window's end (an absent key is an empty window). The binary numbers are read and written without a number's text
+-- window's start (ms), end (ms), rate and the µs its count started at (the first grant it counts: a grant made before
+-- was never counted by it, so a refund gives it nothing back) as 32 bytes (struct '>dddd': big-endian doubles), and
+-- expiring at the window's end (an absent key is an empty window). The binary numbers are read and written without a number's text
 -- (shorter, and cheaper per call). A call that would take the count above the rate is refused and takes nothing.
 -- The windows: aligned to the epoch (start = now - now % interval), or, for a calendar quota, the caller's
 -- computation of the previous, current and next window's bounds (the caller knows the zone's calendar), of which
@@ -12,17 +13,22 @@
 
 local STALE_BOUNDS = -5
 
--- The stored state: count, start, end, rate (numbers); nil when `value` is not a fixed window's.
+-- The stored state: count, start, end, rate and when the count started (numbers); nil when `value` is not a fixed
+-- window's.
 local function window_read(value)
   if not value then
     return nil
   end
   local count, suffix = string.match(value, '^f(%d+)(:.*)$')
-  if count == nil or string.len(suffix) ~= 25 then
-    return nil
+  local length = suffix and string.len(suffix)
+  if length == 33 then
+    local start, finish, rate, started = struct.unpack('>dddd', suffix, 2)
+    return tonumber(count), start, finish, rate, started
+  elseif length == 25 then
+    local start, finish, rate = struct.unpack('>ddd', suffix, 2)
+    return tonumber(count), start, finish, rate, 0 -- written by a version that kept no start of the count
   end
-  local start, finish, rate = struct.unpack('>ddd', suffix, 2)
-  return tonumber(count), start, finish, rate
+  return nil
 end
 
 -- The window holding `now`: from the bounds given (previous start, start, end, next end; all 0 for windows of
@@ -42,24 +48,25 @@ local function window_bounds(now, interval, previous, start, finish, nextEnd)
   return start, finish
 end
 
--- Writes the window's count; suffix: ':' and the packed bounds and rate as stored, or nil to build it.
-local function window_write(valueKey, count, start, finish, rate, now, suffix)
-  redis.call('set', valueKey, 'f' .. count .. (suffix or (':' .. struct.pack('>ddd', start, finish, rate))),
+-- Writes the window's count; suffix: ':' and the packed bounds, rate and start of the count as stored, or nil to
+-- build it (started: when the count started).
+local function window_write(valueKey, count, start, finish, rate, now, suffix, started)
+  redis.call('set', valueKey, 'f' .. count .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, started))),
     'PX', math.max(1, finish - now))
 end
 
--- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free (suffix:
--- see window_write). changed: the config (or the algorithm) changed with this call, so the window is written whatever
--- the decision: the new config holds from now on, with the count carried out of the old one.
+-- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free (suffix,
+-- started: see window_write). changed: the config (or the algorithm) changed with this call, so the window is written
+-- whatever the decision: the new config holds from now on, with the count carried out of the old one.
 -- Returns {wait ms (0 when granted), free, next ms (until the window ends)}, or {-1, rate}.
-local function window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, changed)
+local function window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, changed, started)
   local left = math.max(0, finish - now)
   if wanted <= rate and count + wanted <= rate then
-    window_write(valueKey, count + wanted, start, finish, rate, now, suffix)
+    window_write(valueKey, count + wanted, start, finish, rate, now, suffix, started)
     return {0, rate - count - wanted, left}
   end
   if changed then
-    window_write(valueKey, count, start, finish, rate, now, suffix)
+    window_write(valueKey, count, start, finish, rate, now, suffix, started)
   end
   if wanted > rate then
     return {-1, rate}
@@ -79,17 +86,20 @@ local function window_argument(argument)
   if permits == nil or previous == nil then
     error('redisson-ratelimit: malformed fixed window argument')
   end
-  local now = now_millis(clock)
+  local nowMicros = now_micros(clock)
+  local now = (nowMicros - nowMicros % 1000) / 1000
   local first, last = window_bounds(now, tonumber(interval), tonumber(previous), tonumber(start), tonumber(finish),
     tonumber(nextEnd))
-  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, check, now, first, last
+  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(interval), rateType, check, now, first, last,
+    nowMicros
 end
 
--- A fixed window's grant carries its window's start (ms) as a last element, of which the caller makes the receipt a
--- refund names ('w<start>'): a number, since formatting it as text costs Redis about 2.5k instructions per grant.
-local function with_receipt(reply, start)
+-- A fixed window's grant ends with its window's start (ms) and its own time (µs), the receipt its refund names:
+-- numbers, since formatting them as text costs Redis about 2.5k instructions each per grant.
+local function with_receipt(reply, start, nowMicros)
   if reply[1] == 0 then
     reply[#reply + 1] = start
+    reply[#reply + 1] = nowMicros
   end
   return reply
 end
@@ -98,42 +108,36 @@ end
 -- another algorithm's state (a value of another form, or a sliding window's config hash), which switch.lua handles.
 -- A stored window that is the current one is written back with its own bounds' bytes, without packing them again.
 local function window_own(keys, argument)
-  local wanted, _, _, rate, _, rateType, check, now, start, finish = window_argument(argument)
+  local wanted, _, _, rate, _, rateType, check, now, start, finish, nowMicros = window_argument(argument)
   if start == nil then
     return {STALE_BOUNDS, now}
   end
   local valueKey = type_key(keys, rateType)
   local value = redis.call('get', valueKey)
-  local count, suffix, storedStart, storedEnd, storedRate
-  if value then
-    count, suffix = string.match(value, '^f(%d+)(:.*)$')
-    if count ~= nil and string.len(suffix) ~= 25 then
-      count = nil
-    elseif count ~= nil then
-      storedStart, storedEnd, storedRate = struct.unpack('>ddd', suffix, 2)
-    end
-  end
+  local count, storedStart, storedEnd, storedRate, started = window_read(value)
   if count == nil or now >= storedEnd then
     if (value and count == nil) or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
       return nil -- another algorithm's config hash is looked for on a config check only, as bucket_own does
     end
-    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
+    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish, nil, false, nowMicros), start,
+      nowMicros)
   end
-  count = tonumber(count)
+  local suffix = string.match(value, '^f%d+(:.*)$')
   local keep, done = checked(check, storedRate ~= rate or storedStart ~= start or storedEnd ~= finish)
   if keep or done == nil then
     rate, start, finish = storedRate, storedStart, storedEnd
   else
     suffix = nil
     if done == 2 then
-      count = 0
+      count, started = 0, nowMicros
     end
   end
-  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, not keep and done ~= nil)
+  local reply = window_decide(valueKey, wanted, now, rate, count, start, finish, suffix, not keep and done ~= nil,
+    started)
   if done ~= nil then
     with_stored(reply, {storedRate, storedEnd - storedStart, tonumber(rateType), 0}, done, 'fixed-window')
   end
-  return with_receipt(reply, start)
+  return with_receipt(reply, start, nowMicros)
 end
 
 -- The decision of a limiter declared as a fixed window, whatever it holds.
@@ -142,27 +146,32 @@ local function window_decide_any(keys, argument)
   if reply ~= nil then
     return reply
   end
-  local wanted, clock, grantId, rate, interval, rateType, check, now, start, finish = window_argument(argument)
+  local wanted, clock, grantId, rate, interval, rateType, check, now, start, finish, nowMicros =
+    window_argument(argument)
   local valueKey = type_key(keys, rateType)
-  local other = other_state(keys, valueKey, redis.call('get', valueKey), now, now * 1000, 'fixed-window')
+  local other = other_state(keys, valueKey, redis.call('get', valueKey), now, nowMicros, 'fixed-window')
   if other == nil then
-    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish), start)
+    return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish, nil, false, nowMicros), start,
+      nowMicros)
   end
   if check == '-' or check == 'k' then
     return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, interval, rateType)
   end
   other.clear()
   return with_receipt(with_stored(window_decide(valueKey, wanted, now, rate, check == 'u' and other.out or 0,
-    start, finish, nil, true), other.config, check == 'u' and 1 or 2, other.kind), start)
+    start, finish, nil, true, nowMicros), other.config, check == 'u' and 1 or 2, other.kind), start, nowMicros)
 end
 
--- The window's count goes down, in the window the grant was counted in only (receipt: that window's start).
-local function window_refund(valueKey, state, wanted, clock, receipt)
+-- The window's count goes down, in the window the grant was counted in only (receipt: that window's start), and
+-- only when the count started before the grant (made: the grant's µs): a count started afresh since (the window's
+-- state was lost) never counted it.
+local function window_refund(valueKey, state, wanted, clock, receipt, made)
   local now = now_millis(clock)
-  if now >= state.finish or (receipt ~= nil and receipt ~= state.start) then
+  if now >= state.finish or (receipt ~= nil and receipt ~= state.start) or (made ~= nil and state.started > made) then
     return 0
   end
-  window_write(valueKey, math.max(0, state.count - wanted), state.start, state.finish, state.rate, now)
+  window_write(valueKey, math.max(0, state.count - wanted), state.start, state.finish, state.rate, now, nil,
+    state.started)
   return 1
 end
 
@@ -170,13 +179,13 @@ end
 -- started only for windows aligned to the epoch (a calendar quota's bounds are the caller's: calendar 'c').
 local function window_write_back(keys, valueKey, value, rateArg, intervalArg, calendar, clock)
   local now = now_millis(clock)
-  local count, start, finish, rate = window_read(value)
+  local count, start, finish, rate, started = window_read(value)
   if count == nil or now >= finish then
     local interval = tonumber(intervalArg)
     if count ~= nil or calendar == 'c' then
       return 0
     end
-    count, start, rate = 0, now - now % interval, tonumber(rateArg)
+    count, start, rate, started = 0, now - now % interval, tonumber(rateArg), now * 1000
     finish = start + interval
   end
   local added = 0
@@ -187,7 +196,7 @@ local function window_write_back(keys, valueKey, value, rateArg, intervalArg, ca
     end
   end
   if added > 0 then
-    window_write(valueKey, count + added, start, finish, rate, now)
+    window_write(valueKey, count + added, start, finish, rate, now, nil, started)
   end
   return added
 end
@@ -195,10 +204,10 @@ end
 register_kind({mark = string.byte('f'), name = 'fixed-window', decide = window_decide_any, refund = window_refund,
   write_back = window_write_back,
   read = function(value)
-    local count, start, finish, rate = window_read(value)
-    return count and {count = count, start = start, finish = finish, rate = rate} or nil
+    local count, start, finish, rate, started = window_read(value)
+    return count and {count = count, start = start, finish = finish, rate = rate, started = started} or nil
   end,
-  other = function(keys, valueKey, state, now)
+  other = function(keys, valueKey, state, now, nowMicros)
     if now >= state.finish then
       return nil -- its window is over: nothing is out
     end
@@ -206,7 +215,8 @@ register_kind({mark = string.byte('f'), name = 'fixed-window', decide = window_d
       config = {state.rate, state.finish - state.start, valueKey == keys[3] and 1 or 0, 0},
       clear = function() redis.call('del', valueKey) end,
       decide = function(wanted)
-        return window_decide(valueKey, wanted, now, state.rate, state.count, state.start, state.finish)
+        return with_receipt(window_decide(valueKey, wanted, now, state.rate, state.count, state.start, state.finish,
+          nil, false, state.started), state.start, nowMicros)
       end}
   end,
   state = function(state, clock)

@@ -34,17 +34,24 @@ local function checked(check, differs)
 end
 
 -- A decision's reply followed by what a config check found: the config stored before ({rate, interval, type,
--- keep-alive}), what was done about it (1 updated, 2 reset, 3 kept) and the stored algorithm (see algorithms.lua). A
--- refusal ({-1, most}) stays as it is.
+-- keep-alive}), what was done about it (1 updated, 2 reset, 3 kept) and the stored algorithm (see algorithms.lua),
+-- then a grant's receipt, if its reply had one. A refusal ({-1, most}) stays as it is.
 local function with_stored(reply, config, done, kind)
   if reply[1] == -1 then
     return reply
+  end
+  local receipt = {} -- a grant's last elements, kept last
+  for i = 4, #reply do
+    receipt[#receipt + 1] = reply[i]
   end
   for i = 1, 4 do
     reply[3 + i] = config[i]
   end
   reply[8] = done
   reply[9] = kind
+  for i = 1, #receipt do
+    reply[9 + i] = receipt[i]
+  end
   return reply
 end
 

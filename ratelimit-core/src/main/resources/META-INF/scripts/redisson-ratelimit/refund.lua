@@ -1,7 +1,7 @@
 -- refund: gives back the permits of one grant a call took and did not use (a later limit of the same call
--- rejected it). Takes them from the newest member still in the window that holds as many (its slice's member,
--- unless a newer slice took grants since: see common.lua) and adds them to the free ones, so free + held = rate
--- still holds. RRateLimiter's own release only adds to the free permits and leaves the grant in the window,
+-- rejected it, a charge-by-outcome condition, a cancelled wait). Takes them from the member of the grant's slice
+-- (see common.lua), which leaves the window when the grant would have, and adds them to the free ones, so free +
+-- held = rate still holds. RRateLimiter's own release only adds to the free permits and leaves the grant in the window,
 -- which then returns its permits a second time.
 --
 -- KEYS: see common.lua.
@@ -38,7 +38,7 @@ local function give_back(id, permits)
   if stored == false then
     return
   end
-  local written, sliceEnd, slicePermits = written_free(redis.call('hget', KEYS[1], valueKey))
+  local written, sliceEnd, slicePermits, started = written_free(redis.call('hget', KEYS[1], valueKey))
   if written ~= stored then
     redis.call('incrby', valueKey, wanted) -- someone else wrote the counter: decide recounts it
     return
@@ -46,9 +46,47 @@ local function give_back(id, permits)
   if sliceEnd ~= nil and 's' .. sliceEnd == id then
     slicePermits = permits - wanted
   end
-  write_free(KEYS, valueKey, tonumber(stored) + wanted, sliceEnd, slicePermits)
+  write_free(KEYS, valueKey, tonumber(stored) + wanted, sliceEnd, slicePermits, started)
 end
 
+-- Takes the permits from the grants member (the ZSET's `member`, scored `score`), and gives them back.
+local function take(member, score, id, permits)
+  redis.call('zrem', grantsKey, member)
+  if permits > wanted then
+    redis.call('zadd', grantsKey, score, struct.pack('Bc0I', string.len(id), id, permits - wanted))
+  end
+  give_back(id, permits)
+  return 1
+end
+
+local receipt = tonumber(string.match(ARGV[4] or '', '^r(%d+)$'))
+if receipt == nil and (ARGV[4] or '') ~= '' then
+  return 0 -- another algorithm's grant, made before the limiter changed to a sliding window: not in its grants
+end
+if receipt ~= nil then
+  -- the grant's time (µs): its permits are in its slice's member, unless they left the window, or the grants it was
+  -- counted in were lost or left since (a ZSET started afresh never counted it)
+  local _, _, _, started = written_free(redis.call('hget', KEYS[1], valueKey))
+  if tonumber(started) ~= nil and tonumber(started) > receipt then
+    return 0
+  end
+  local made = (receipt - receipt % 1000) / 1000
+  local width = slice_width(interval)
+  local stamp = made - made % width + width - 1
+  if stamp <= now - interval then
+    return 0
+  end
+  local members = redis.call('zrangebyscore', grantsKey, stamp, stamp)
+  for i = 1, #members do
+    local id, permits = struct.unpack('Bc0I', members[i])
+    if id == 's' .. stamp then
+      return permits >= wanted and take(members[i], stamp, id, permits) or 0
+    end
+  end
+  return 0
+end
+
+-- without a receipt (a grant of a version that gave none): the newest member in the window that holds as many
 local offset = 0
 while true do
   local grants = redis.call('zrevrange', grantsKey, offset, offset + 63, 'withscores')
@@ -61,12 +99,7 @@ while true do
     end
     local id, permits = struct.unpack('Bc0I', grants[i])
     if permits >= wanted and string.sub(id, 1, 5) ~= 'held:' then
-      redis.call('zrem', grantsKey, grants[i])
-      if permits > wanted then
-        redis.call('zadd', grantsKey, grants[i + 1], struct.pack('Bc0I', string.len(id), id, permits - wanted))
-      end
-      give_back(id, permits)
-      return 1
+      return take(grants[i], grants[i + 1], id, permits)
     end
   end
   offset = offset + 64

@@ -75,9 +75,9 @@ local stored = redis.call('get', valueKey)
 if stored ~= false then
   -- the counter and what decide last wrote of it move together (see write_free), unless they differ already;
   -- the newest slice stays what it was: the grants written back are members of their own
-  local written, sliceEnd, slicePermits = written_free(redis.call('hget', KEYS[1], valueKey))
+  local written, sliceEnd, slicePermits, started = written_free(redis.call('hget', KEYS[1], valueKey))
   if written == stored then
-    write_free(KEYS, valueKey, tonumber(stored) - added, sliceEnd, slicePermits)
+    write_free(KEYS, valueKey, tonumber(stored) - added, sliceEnd, slicePermits, started)
   else
     redis.call('decrby', valueKey, added)
   end
