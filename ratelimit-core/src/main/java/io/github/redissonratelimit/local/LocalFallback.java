@@ -42,7 +42,8 @@ import io.github.redissonratelimit.limiter.LimiterMemory;
  * stay within 1.1 x the rate, and at the rate under 10. A token bucket is limited in memory like a window of its rate
  * or its burst, whichever is smaller (a bucket lets its burst out at once). What is left is the grants of one
  * heartbeat interval when another instance decides in memory longer than this one (the heartbeat tells it late), and
- * a caller whose calls went mostly to one instance: the others, which cannot know, grant it their shares.
+ * a caller whose calls went mostly to one instance: the others, which cannot know, grant it their shares (it gets
+ * above the rate what it took on an instance beyond that instance's share, at most the others' shares).
  *
  * <p>Memory is bounded: at most {@code maxLimiters} limiters are kept (those unused for an interval go first, then
  * any), each holding at most the grants of one rate and about {@value LocalWindow#GRANULES} entries. A limiter dropped

@@ -51,7 +51,8 @@ final class Calls {
     void plain(Instance instance, String key, Limit limit, long permits) {
         long from = from();
         AcquireRequest request = request(key, limit, permits);
-        track(instance.stack.acquire(request), "plain", decision -> keep(key, limit, permits, from, decision, "p"));
+        track(instance.stack.acquire(request), "plain",
+                decision -> keep(instance, key, limit, permits, from, decision, "p"));
     }
 
     /** A call whose charge-by-outcome condition is known {@code after} its grant: kept or given back. */
@@ -60,7 +61,7 @@ final class Calls {
         AcquireRequest request = request(key, limit, permits);
         track(instance.stack.acquire(request), holds ? "charged" : "refunded", decision -> {
             if (holds) {
-                keep(key, limit, permits, from, decision, "c");
+                keep(instance, key, limit, permits, from, decision, "c");
             }
             else if (decision.allowed()) {
                 later(after).execute(() -> giveBack(instance, key, request, decision, from));
@@ -92,7 +93,8 @@ final class Calls {
                     if (passed) {
                         AcquireRequest request = requests.get(i);
                         boolean isMine = request == mine;
-                        keep(isMine ? key : otherKey, isMine ? limit : other, request.permits(), from, decision, "m");
+                        keep(instance, isMine ? key : otherKey, isMine ? limit : other, request.permits(), from,
+                                decision, "m");
                     }
                     else if (decision.allowed()) {
                         AcquireRequest request = requests.get(i);
@@ -111,7 +113,7 @@ final class Calls {
         long from = from();
         CompletableFuture<Decision> waiting = instance.stack.acquire(request(key, limit, permits).waitingUpTo(wait))
                 .toCompletableFuture();
-        track(waiting, "waited", decision -> keep(key, limit, permits, from, decision, "w"));
+        track(waiting, "waited", decision -> keep(instance, key, limit, permits, from, decision, "w"));
         return waiting;
     }
 
@@ -129,10 +131,12 @@ final class Calls {
                 new Ledger.Refund(key, request.permits(), grantFrom, from, time.now() + time.errorMicros())));
     }
 
-    private void keep(String key, Limit limit, long permits, long from, Decision decision, String how) {
+    /** {@code how}: the kind of call, then L when granted in memory, then {@code @} and the instance's label. */
+    private void keep(Instance instance, String key, Limit limit, long permits, long from, Decision decision,
+            String how) {
         if (decision.allowed()) {
             ledger.kept(new Grant(key, limit, permits, from, time.now() + time.errorMicros(),
-                    decision.local() ? how + "L" : how));
+                    (decision.local() ? how + "L" : how) + "@" + instance.label));
         }
     }
 

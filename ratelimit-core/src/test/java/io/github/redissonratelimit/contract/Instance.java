@@ -31,13 +31,16 @@ final class Instance implements AutoCloseable {
     final RedissonClient client;
     final RateLimitBackend stack;
     final LocalFallback fallback;
+    /** Where its clock is against Redis's (behind, right, ahead): which instance made a grant, in reports. */
+    final String label;
     private final InstanceHeartbeat heartbeat;
 
-    private Instance(RedissonClient client, RateLimitBackend stack, LocalFallback fallback,
+    private Instance(RedissonClient client, RateLimitBackend stack, LocalFallback fallback, String label,
             InstanceHeartbeat heartbeat) {
         this.client = client;
         this.stack = stack;
         this.fallback = fallback;
+        this.label = label;
         this.heartbeat = heartbeat;
     }
 
@@ -66,7 +69,8 @@ final class Instance implements AutoCloseable {
         heartbeat.reportInMemoryGrants(fallback::millisSinceLastLocalGrant);
         RateLimitBackend stack = new LocalOutagePolicy(new WaitingRateLimitBackend(
                 new LocalRejectionCache(resilient, 10_000)), fallback);
-        return new Instance(client, stack, fallback, heartbeat);
+        String label = clockOffset.isZero() ? "right" : clockOffset.isNegative() ? "behind" : "ahead";
+        return new Instance(client, stack, fallback, label, heartbeat);
     }
 
     /** The instances the heartbeats count. */

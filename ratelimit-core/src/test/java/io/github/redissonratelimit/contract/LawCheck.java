@@ -16,7 +16,8 @@ import io.github.redissonratelimit.contract.Ledger.Loss;
  * a span no longer). Grants of several configs (a change under way) are bound by the most generous of them; a span
  * that may hold a loss of state is allowed that config's capacity once more per loss (a reset lets a full window or
  * bucket through again, never more), and a grant made before a loss and given back after it once more from then on
- * (the fresh state is credited with it: a known defect, see FoundDefectsTest). Every failure found is a real excess;
+ * (the fresh state is credited with it: a known defect, see FoundDefectsTest), and a span that may hold part of an
+ * allowance (a documented limit of a guarantee) its permits once more. Every failure found is a real excess;
  * a grant's range only hides one when it is too long to place the grant.
  */
 final class LawCheck {
@@ -53,6 +54,12 @@ final class LawCheck {
      * fresh state) allowed once more in every span that ends after they were given back.
      */
     static Worst worst(List<Grant> grants, List<Loss> losses, List<Ledger.Refund> credited) {
+        return worst(grants, losses, credited, List.of());
+    }
+
+    /** Like {@link #worst(List, List, List)}, each of {@code allowances} allowed in the spans that may hold part of it. */
+    static Worst worst(List<Grant> grants, List<Loss> losses, List<Ledger.Refund> credited,
+            List<Ledger.Allowance> allowances) {
         List<Grant> byEnd = new ArrayList<>(grants);
         byEnd.sort(Comparator.comparingLong(Grant::toMicros));
         double worstMargin = Double.NEGATIVE_INFINITY;
@@ -79,7 +86,8 @@ final class LawCheck {
                 for (Law law : laws) {
                     bound = Math.max(bound, law.bound(from, to));
                 }
-                bound += capacity * lossesWithin(losses, from, to) + creditedBy(credited, to);
+                bound += capacity * lossesWithin(losses, from, to) + creditedBy(credited, to)
+                        + allowedWithin(allowances, from, to);
                 if (permits - bound > worstMargin) {
                     worstMargin = permits - bound;
                     worstPermits = permits;
@@ -101,6 +109,12 @@ final class LawCheck {
     /** The permits given back across a loss, possibly before {@code to}. */
     private static long creditedBy(List<Ledger.Refund> credited, long to) {
         return credited.stream().filter(refund -> refund.fromMicros() <= to).mapToLong(Ledger.Refund::permits).sum();
+    }
+
+    /** The permits of the allowances that may lie partly within {@code [from, to]}. */
+    private static long allowedWithin(List<Ledger.Allowance> allowances, long from, long to) {
+        return allowances.stream().filter(allowance -> allowance.fromMicros() <= to && allowance.toMicros() >= from)
+                .mapToLong(Ledger.Allowance::permits).sum();
     }
 
     /** The losses that may have happened within {@code [from, to]}. */

@@ -16,7 +16,7 @@ import io.github.redissonratelimit.contract.Ledger.Loss;
 /**
  * The check the contract's runs make ({@link LawCheck}), on grants written by hand: each law lets its bound through
  * and catches one permit more; a grant known only within a long range is not counted where it may not have been; a
- * loss of state allows one reset; grants of two configs are bound by the more generous.
+ * loss of state allows one reset; an allowance its permits; grants of two configs are bound by the more generous.
  */
 class LawCheckTest {
 
@@ -132,6 +132,22 @@ class LawCheckTest {
         assertThat(ledger.check("k").exceeded()).isFalse();
         ledger.kept(at(eight, 300));
         assertThat(ledger.check("k").exceeded()).as("one more than the credit").isTrue();
+    }
+
+    @Test
+    void anAllowanceLetsItsPermitsThroughOnceInTheSpansThatMayHoldPartOfIt() {
+        Limit five = Algorithm.SLIDING_WINDOW.limit(5, 0, SECOND, null);
+        Ledger ledger = new Ledger();
+        for (int i = 0; i < 8; i++) { // 5 from Redis, then 3 in memory while it stalled
+            ledger.kept(at(five, i * 100));
+        }
+        List<Ledger.Allowance> stall = List.of(new Ledger.Allowance("a share", 3, (START + 450) * 1_000,
+                (START + 460) * 1_000));
+        assertThat(ledger.check("k", stall).exceeded()).isFalse();
+        assertThat(ledger.check("k", List.of(new Ledger.Allowance("a share", 3, (START + 800) * 1_000,
+                (START + 900) * 1_000))).exceeded()).as("after the grants").isTrue();
+        ledger.kept(at(five, 750));
+        assertThat(ledger.check("k", stall).exceeded()).as("one more than the allowance").isTrue();
     }
 
     @Test

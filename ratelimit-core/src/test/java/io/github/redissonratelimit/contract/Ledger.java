@@ -28,6 +28,13 @@ final class Ledger {
     record Refund(String key, long permits, long grantFromMicros, long fromMicros, long toMicros) {
     }
 
+    /**
+     * What a documented limit of a guarantee lets through on top of the law, {@code permits} in every span that may
+     * hold part of {@code [fromMicros, toMicros]} (e.g. an outage under the {@code local} policy).
+     */
+    record Allowance(String what, long permits, long fromMicros, long toMicros) {
+    }
+
     private final Map<String, ConcurrentLinkedQueue<Grant>> grants = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Loss> losses = new ConcurrentLinkedQueue<>();
     /** Losses of every limiter (FLUSHALL, a restart), and of one (DEL of its keys), by key. */
@@ -85,8 +92,13 @@ final class Ledger {
 
     /** The law's verdict on {@code key}'s grants: see {@link LawCheck}. */
     LawCheck.Worst check(String key) {
+        return check(key, List.of());
+    }
+
+    /** The law's verdict on {@code key}'s grants, with {@code allowances} on top. */
+    LawCheck.Worst check(String key, List<Allowance> allowances) {
         // a known defect, allowed unless -Dcontract.known-defects=assert (see AlgorithmContract)
         boolean allowed = !"assert".equals(System.getProperty("contract.known-defects"));
-        return LawCheck.worst(grants(key), losses(key), allowed ? givenBackAcrossALoss(key) : List.of());
+        return LawCheck.worst(grants(key), losses(key), allowed ? givenBackAcrossALoss(key) : List.of(), allowances);
     }
 }

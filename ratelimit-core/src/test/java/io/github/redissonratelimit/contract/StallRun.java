@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.redissonratelimit.contract.Algorithm.Limit;
+import io.github.redissonratelimit.local.InstanceCount;
 import io.github.redissonratelimit.test.redis.RedisDeployment;
 
 /**
@@ -19,7 +20,10 @@ import io.github.redissonratelimit.test.redis.RedisDeployment;
  * a call to four calls a second, so that some are under their limit when Redis stalls); half the callers' calls take
  * turns on the instances, the other half's go to either at random: during a stall each instance decides in memory
  * for its share, and after it Redis must count what was granted in memory. The first stall is of every master; on a
- * cluster the second one is of one master only (the others answer meanwhile). No caller may get more than its limit.
+ * cluster the second one is of one master only (the others answer meanwhile). No caller may get more than its limit;
+ * but a caller sent at random may get, in a span that holds part of a stall, the other instance's share on top (at
+ * most the larger of the two shares): an instance that did not see the caller's grants before the stall grants it
+ * its share in memory (see LocalFallbackHoldTest).
  */
 final class StallRun {
 
@@ -27,11 +31,25 @@ final class StallRun {
     static final String TAKING_TURNS = "stalls, calls taking turns on the instances";
     /** The aspect of the callers whose calls go to either instance at random, through the stalls. */
     static final String AT_RANDOM = "stalls, calls sent to either instance at random";
+    /** The same callers, checked against the law with the other instance's share on top per stall. */
+    static final String AT_RANDOM_SHARE_ON_TOP = "stalls, calls sent to either instance at random, a share on top";
     static final long RATE = 5;
     static final Duration INTERVAL = Duration.ofSeconds(3);
     static final Duration STALL = Duration.ofSeconds(1);
 
     private StallRun() {
+    }
+
+    /**
+     * The larger of the two instances' shares of {@code limit} in memory, in the spans that may hold part of a stall
+     * (from its start to two stalls' length after its end: decisions in memory go on meanwhile).
+     */
+    private static List<Ledger.Allowance> shareOnTop(Limit limit, List<long[]> stalled) {
+        long share = InstanceCount.fixed(2, 0).shareOf(limit.spec().algorithm().outageQuota(limit.spec().rate()));
+        synchronized (stalled) {
+            return stalled.stream().map(span -> new Ledger.Allowance("the other instance's share", share, span[0],
+                    span[1])).toList();
+        }
     }
 
     static Verdicts run(Topology topology, long seed, Duration length, int callersPerAlgorithm) throws Exception {
@@ -69,6 +87,7 @@ final class StallRun {
                 perTick[caller] = (0.5 + random.nextDouble() * 3.5) / 100;
             }
             long[] stallsAt = {length.toMillis() * 3 / 15, length.toMillis() * 8 / 15};
+            List<long[]> stalled = new ArrayList<>();
             int nextStall = 0;
             long start = System.nanoTime();
             while (System.nanoTime() - start < length.toNanos()) {
@@ -77,11 +96,17 @@ final class StallRun {
                     boolean all = nextStall == 0;
                     String on = keys.get(random.nextInt(keys.size()));
                     stalls.execute(() -> {
+                        long sent = time.now() - time.errorMicros();
                         if (all) {
                             topology.stallAll(STALL);
                         }
                         else {
                             topology.stallMasterOf(calls.limiterName(on), STALL);
+                        }
+                        // decisions in memory go on for a while after it: the deadline, the open circuit
+                        long after = time.now() + time.errorMicros() + STALL.multipliedBy(2).toNanos() / 1_000;
+                        synchronized (stalled) {
+                            stalled.add(new long[] {sent, after});
                         }
                     });
                     verdicts.note((all ? "every master" : "the master of " + on) + " stalled at " + elapsedMillis
@@ -97,9 +122,15 @@ final class StallRun {
                 Thread.sleep(10);
             }
             calls.awaitAnswers(Duration.ofSeconds(10));
+            stalls.shutdown();
+            stalls.awaitTermination(10, TimeUnit.SECONDS);
             for (int caller = 0; caller < keys.size(); caller++) {
                 String aspect = caller % 2 == 0 ? TAKING_TURNS : AT_RANDOM;
                 verdicts.add(aspect, algorithms.get(caller), ledger, keys.get(caller), 1);
+                if (caller % 2 == 1) {
+                    verdicts.add(AT_RANDOM_SHARE_ON_TOP, algorithms.get(caller), ledger, keys.get(caller), 1,
+                            shareOnTop(limits.get(caller), stalled));
+                }
             }
             verdicts.note("calls: " + calls.outcomes() + "; in memory: "
                     + instances.stream().map(instance -> instance.fallback.getAllowedCount() + " allowed / "

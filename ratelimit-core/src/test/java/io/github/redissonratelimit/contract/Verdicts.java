@@ -32,13 +32,22 @@ final class Verdicts {
 
     /** Checks {@code key}'s grants, for {@code aspect} of {@code algorithm}'s contract. */
     void add(String aspect, Algorithm algorithm, Ledger ledger, String key, long least) {
-        LawCheck.Worst worst = ledger.check(key);
-        verdicts.computeIfAbsent(algorithm, a -> new ArrayList<>())
-                .add(new Verdict(aspect, key, worst, ledger.permits(key), least, context(ledger, key, worst)));
+        add(aspect, algorithm, ledger, key, least, List.of());
     }
 
-    /** The grants given back and the losses within a second of the span, in ms from the run's start. */
-    private String context(Ledger ledger, String key, LawCheck.Worst worst) {
+    /** Like {@link #add(String, Algorithm, Ledger, String, long)}, with {@code allowances} on top of the law. */
+    void add(String aspect, Algorithm algorithm, Ledger ledger, String key, long least,
+            List<Ledger.Allowance> allowances) {
+        LawCheck.Worst worst = ledger.check(key, allowances);
+        verdicts.computeIfAbsent(algorithm, a -> new ArrayList<>()).add(new Verdict(aspect, key, worst,
+                ledger.permits(key), least, context(ledger, key, worst, allowances)));
+    }
+
+    /**
+     * The grants given back and the losses within a second of the span, and the allowances, in ms from the run's
+     * start.
+     */
+    private String context(Ledger ledger, String key, LawCheck.Worst worst, List<Ledger.Allowance> allowances) {
         long from = worst.fromMicros() - 1_000_000;
         StringBuilder text = new StringBuilder("; given back:");
         ledger.refunds(key).stream()
@@ -49,6 +58,9 @@ final class Verdicts {
         text.append("; lost:");
         ledger.losses(key).forEach(loss -> text.append(String.format(" %s within [%.3f,%.3f]", loss.what(),
                 (loss.fromMicros() - originMicros) / 1e3, (loss.toMicros() - originMicros) / 1e3)));
+        allowances.forEach(allowance -> text.append(String.format("; allowed on top: %d (%s) within [%.3f,%.3f]",
+                allowance.permits(), allowance.what(), (allowance.fromMicros() - originMicros) / 1e3,
+                (allowance.toMicros() - originMicros) / 1e3)));
         return text.toString();
     }
 
