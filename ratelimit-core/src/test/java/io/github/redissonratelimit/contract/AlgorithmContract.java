@@ -67,9 +67,6 @@ abstract class AlgorithmContract {
         knownDefect(algorithm != Algorithm.SLIDING_WINDOW, "a sliding window's refund after a later grant frees the "
                 + "later grant's permits: FoundDefectsTest.aSlidingWindowRefundAfterALaterGrantFreesNothingBeforeThe"
                 + "LaterGrantLeaves");
-        knownDefect(algorithm != Algorithm.TOKEN_BUCKET, "a bucket's refund after an earlier grant was given back "
-                + "credits that grant's time again (rarely seen here, about 1 run in 40): FoundDefectsTest.aBucketRefund"
-                + "AfterAnEarlierGrantWasGivenBackCreditsNoMoreThanRefilled");
         runs.forEach(verdicts -> verdicts.assertHeld(SteadyRun.GIVEN, algorithm));
     }
 
