@@ -210,7 +210,7 @@ local function bucket_refund(valueKey, state, wanted, clock, receipt, second)
     return 0
   end
   local tat = math.max(now, state.tat - credit)
-  bucket_write(valueKey, tat, state.born, state.credited + state.tat - tat,
+  bucket_write(valueKey, tat, state.born, state.credited + (state.tat - tat),
     state.rate .. ':' .. state.interval .. ':' .. state.burst, now)
   return 1
 end
