@@ -23,19 +23,21 @@ else
   now = clock * 1000
 end
 local value = redis.call('get', valueKey)
-local start = now
+local start, born, credited = now, now, 0
 if value then
-  -- 'g', tat, config (see token-bucket.lua); the config first: a shorter value has no tat to unpack
-  if string.sub(value, 10) ~= config then
+  -- 'g', tat, born, credited, config (see token-bucket.lua); the config first: a shorter value has no numbers to
+  -- unpack
+  if string.sub(value, 26) ~= config then
     -- another config: the stored one decides when the check says not to look (as in bucket_own), else acquire.lua
     -- applies the check
-    local stored, storedRate, storedInterval, storedBurst = string.match(value, '^((%d+):(%d+):(%d+))$', 10)
+    local stored, storedRate, storedInterval, storedBurst = string.match(value, '^((%d+):(%d+):(%d+))$', 26)
     if check ~= '-' or stored == nil then
       return {-4}
     end
     config, rate, interval, burst = stored, storedRate, storedInterval, storedBurst + 0
   end
-  local mark, tat = struct.unpack('>c1d', value)
+  local mark, tat
+  mark, tat, born, credited = struct.unpack('>c1ddd', value)
   if mark ~= 'g' then
     return {-4}
   end
@@ -61,7 +63,7 @@ if after - now > burst * emission then
 else
   local ttl = (after - now) / 1000
   ttl = ttl + (-ttl) % 1 -- math.ceil
-  redis.call('set', valueKey, 'g' .. struct.pack('>d', after) .. config, 'PX', ttl < 1 and 1 or ttl)
+  redis.call('set', valueKey, 'g' .. struct.pack('>ddd', after, born, credited) .. config, 'PX', ttl < 1 and 1 or ttl)
 end
 -- bucket_state at tat
 local used = tat - now
@@ -71,11 +73,12 @@ end
 local free = burst - used / emission + 1e-9
 free = free - free % 1
 if free >= burst then
-  return wait == 0 and {0, burst, 0, after} or {wait, burst, 0}
+  return wait == 0 and {0, burst, 0, (after + credited) * 4, born} or {wait, burst, 0}
 end
 local nextMillis = (used - (burst - free - 1) * emission) / 1000
 nextMillis = nextMillis - nextMillis % 1
 if wait == 0 then
-  return {0, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis, after} -- the receipt, see bucket_receipt
+  -- the receipt, see bucket_receipt
+  return {0, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis, (after + credited) * 4, born}
 end
 return {wait, free < 0 and 0 or free, nextMillis < 1 and 1 or nextMillis}

@@ -1,25 +1,28 @@
 -- token-bucket: a token bucket as GCRA on one key (prepended to the scripts that know it, after keyed.lua; its
 -- common case is repeated inline in acquire-bucket.lua: a change to the decision goes into both).
 -- The key is the limiter's free-permits key of its type (keys[2] OVERALL, keys[3] PER_CLIENT), holding 'g', then
--- tat as 8 bytes (struct '>d': a big-endian double), then '<rate>:<interval ms>:<burst>': tat, the theoretical
--- arrival time in microseconds of Redis's clock (the time at which the bucket is full again), and the config it was
--- written with. The binary tat is read and written without a number's text (shorter, and cheaper per call). A grant of n permits moves tat
--- n * interval / rate later; a grant is allowed while tat - now stays within burst * interval / rate. So over any
+-- tat, born and credited as 8 bytes each (struct '>ddd': big-endian doubles), then '<rate>:<interval ms>:<burst>':
+-- tat, the theoretical arrival time in microseconds of Redis's clock (the time at which the bucket is full again);
+-- born, the time this state was written from nothing (an absent key, another algorithm's state or a changed config);
+-- credited, the µs its refunds gave back since (see bucket_refund); and the config it was written with. The binary
+-- numbers are read and written without a number's text (shorter, and cheaper per call). A grant of n permits moves
+-- tat n * interval / rate later; a grant is allowed while tat - now stays within burst * interval / rate. So over any
 -- span T at most burst + rate * T / interval permits are granted. The key expires when the bucket is full again:
 -- an absent key is a full bucket.
 
 local BUCKET_MARK = string.byte('g')
 
--- The stored state: tat, rate, interval, burst (numbers); nil when `value` is not a token bucket's.
+-- The stored state: tat, rate, interval, burst, born, credited (numbers); nil when `value` is not a token bucket's.
 local function bucket_read(value)
   if not value or string.byte(value) ~= BUCKET_MARK then
     return nil
   end
-  local rate, interval, burst = string.match(value, '^(%d+):(%d+):(%d+)$', 10)
+  local rate, interval, burst = string.match(value, '^(%d+):(%d+):(%d+)$', 26)
   if rate == nil then
     return nil
   end
-  return struct.unpack('>d', value, 2), tonumber(rate), tonumber(interval), tonumber(burst)
+  local tat, born, credited = struct.unpack('>ddd', value, 2)
+  return tat, tonumber(rate), tonumber(interval), tonumber(burst), born, credited
 end
 
 -- The permits a bucket with this tat has out at `now` (those not refilled yet), rounded up.
@@ -44,38 +47,44 @@ local function bucket_state(tat, rate, interval, burst, now)
 end
 
 -- Writes the bucket's state, to expire when the bucket is full again; config: '<rate>:<interval>:<burst>'.
-local function bucket_write(valueKey, tat, config, now)
-  redis.call('set', valueKey, 'g' .. struct.pack('>d', tat) .. config, 'PX',
+local function bucket_write(valueKey, tat, born, credited, config, now)
+  redis.call('set', valueKey, 'g' .. struct.pack('>ddd', tat, born, credited) .. config, 'PX',
     math.max(1, math.ceil((tat - now) / 1000)))
 end
 
 -- Writes a bucket whose config just changed as it stands when its call takes nothing (refused, or asking for more
--- than the burst): the new config holds from now on, with the permits carried out of the old one; a full bucket is
--- an absent key.
+-- than the burst): the new config holds from now on, with the permits carried out of the old one, as a state born
+-- now; a full bucket is an absent key.
 local function bucket_keep(valueKey, tat, config, now)
   if tat and tat > now then
-    bucket_write(valueKey, tat, config, now)
+    bucket_write(valueKey, tat, now, 0, config, now)
   else
     redis.call('del', valueKey)
   end
 end
 
--- A grant's reply ends with the bucket's tat right after it (µs), of which the caller makes the receipt its refund
--- names: a refund may give back only the part of the grant that has not refilled since (see refund.lua).
-local function bucket_receipt(reply, granted)
+-- A grant's reply ends with its receipt, the two numbers a refund of it names (see bucket_refund): the bucket's tat
+-- right after it plus its credited then, in quarter µs (a reply's numbers are whole; Redis's clock in µs as a double
+-- is a whole quarter until 2^51 µs, and so is every credit, a difference of two such times: exact), and its born.
+local function bucket_receipt(reply, granted, born)
   if reply[1] == 0 and granted then
-    reply[#reply + 1] = granted
+    reply[#reply + 1] = granted * 4
+    reply[#reply + 1] = born
   end
   return reply
 end
 
 -- Takes `wanted` permits from the bucket (tat false: full) or tells when they can be free. Returns
 -- {wait ms (0 when granted), free, next ms}, or {-1, burst} when the call asks for more than the burst, and, for a
--- grant, the bucket's tat after it (see bucket_receipt). config: the
--- stored form of rate, interval and burst, or nil to build it. changed: the config (or the algorithm) changed with
--- this call, so the state is written whatever the decision (see bucket_keep).
-local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, changed)
+-- grant, the bucket's tat after it plus its credited, and its born (see bucket_receipt). config: the stored form of
+-- rate, interval and burst, or nil to build it. born, credited: the stored state's, nil when the state is written
+-- from nothing (born now, nothing credited). changed: the config (or the algorithm) changed with this call, so the
+-- state is written whatever the decision (see bucket_keep).
+local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, born, credited, changed)
   config = config or (rate .. ':' .. interval .. ':' .. burst)
+  if not born then
+    born, credited = now, 0
+  end
   if wanted > burst then
     if changed then
       bucket_keep(valueKey, tat, config, now)
@@ -86,9 +95,9 @@ local function bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, 
   local start = math.max(tat or now, now)
   local after = start + wanted * emission
   if after - now <= burst * emission then
-    bucket_write(valueKey, after, config, now)
+    bucket_write(valueKey, after, born, credited, config, now)
     local free, nextMillis = bucket_state(after, rate, interval, burst, now)
-    return {0, free, nextMillis}, after
+    return {0, free, nextMillis}, after + credited, born
   end
   if changed then
     bucket_keep(valueKey, tat, config, now)
@@ -126,28 +135,35 @@ local function bucket_own(keys, argument)
     end
     return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, false, config))
   end
-  if string.byte(value) ~= BUCKET_MARK or string.len(value) < 10 then
+  if string.byte(value) ~= BUCKET_MARK or string.len(value) < 26 then
     return nil
   end
-  local storedConfig = string.sub(value, 10)
-  local tat = struct.unpack('>d', value, 2)
+  local storedConfig = string.sub(value, 26)
+  local tat, born, credited = struct.unpack('>ddd', value, 2)
   if storedConfig == config then
-    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config))
+    return bucket_receipt(bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, born, credited))
   end
   local _, storedRate, storedInterval, storedBurst = bucket_read(value)
   local keep, done = checked(check, true)
   if keep then
     rate, interval, burst, config = storedRate, storedInterval, storedBurst, storedConfig
-  elseif done == 1 then
-    tat = now + bucket_out(tat, storedRate, storedInterval, now) * interval * 1000 / rate
   else
-    tat = false
+    -- a state written from another config is born now: no grant made before it is given back to it (its time was
+    -- counted in the old config's units)
+    born, credited = nil, nil
+    if done == 1 then
+      tat = now + bucket_out(tat, storedRate, storedInterval, now) * interval * 1000 / rate
+    else
+      tat = false
+    end
   end
-  local reply, granted = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, not keep)
+  local reply, granted, grantBorn = bucket_decide(valueKey, wanted, now, rate, interval, burst, tat, config, born,
+    credited, not keep)
   if done == nil then
-    return bucket_receipt(reply, granted)
+    return bucket_receipt(reply, granted, grantBorn)
   end
-  return bucket_receipt(with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done, 'token-bucket:' .. storedBurst), granted)
+  return bucket_receipt(with_stored(reply, {storedRate, storedInterval, tonumber(rateType), 0}, done,
+    'token-bucket:' .. storedBurst), granted, grantBorn)
 end
 
 -- The decision of a limiter declared as a token bucket, whatever it holds.
@@ -169,23 +185,33 @@ local function bucket_decide_any(keys, argument)
   -- applied whatever the decision, a refusal included: the old state is gone, the new one carries what it had out
   other.clear()
   local start = check == 'u' and now + other.out * interval * 1000 / rate or false
-  local reply, granted = bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, true)
-  return bucket_receipt(with_stored(reply, other.config, check == 'u' and 1 or 2, other.kind), granted)
+  local reply, granted, born = bucket_decide(valueKey, wanted, now, rate, interval, burst, start, nil, nil, nil, true)
+  return bucket_receipt(with_stored(reply, other.config, check == 'u' and 1 or 2, other.kind), granted, born)
 end
 
--- The bucket's tat moves back by the part of the grant that has not refilled since: at most the permits' time, and
--- at most the receipt's tat - now. The grant moved tat to the receipt's; every later grant that found the bucket
--- emptier than it would have been without this one kept that difference, and one that found it full without this one
--- left at least (its tat - its time) >= receipt - now of it; so tat - credit is never earlier than the tat without
--- the grant: a refund never frees a permit that had refilled anyway. Without a receipt nothing is given back.
-local function bucket_refund(valueKey, state, wanted, clock, receipt)
+-- The bucket's tat moves back by the part of the grant that has not refilled since, and credited goes up by as much.
+-- The grant's part of the timeline ended at its receipt's tat (end); every later grant that found the bucket emptier
+-- than it would have been without this one kept that difference, and one that found it full without this one left
+-- at least its tat - its time of it; so as long as nothing is given back, crediting at most end - now (and at most the
+-- permits' time) never takes tat earlier than the tat without the grant: no permit that had refilled anyway is freed.
+-- A refund of another grant since can have moved this grant's end back by at most what it credited, so receipt -
+-- credited now (end + credited then - credited now) is never after the grant's end as it stands: the same bound
+-- holds after any refunds. It holds only in the state the grant was counted in: a state born since (lost, expired, or
+-- written from another config or algorithm) never counted it, and is given nothing. Nor is anything given back
+-- without a receipt (receipt: end + credited then in quarter µs, second: the born it was counted in; see
+-- bucket_receipt).
+local function bucket_refund(valueKey, state, wanted, clock, receipt, second)
   local now = now_micros(clock)
-  local credit = receipt and math.min(wanted * state.interval * 1000 / state.rate, receipt - now) or 0
-  if credit <= 0 or state.tat <= now then
+  if not (receipt and second) or second ~= state.born or state.tat <= now then
     return 0
   end
-  bucket_write(valueKey, math.max(now, state.tat - credit), state.rate .. ':' .. state.interval .. ':' .. state.burst,
-    now)
+  local credit = math.min(wanted * state.interval * 1000 / state.rate, receipt / 4 - state.credited - now)
+  if credit <= 0 then
+    return 0
+  end
+  local tat = math.max(now, state.tat - credit)
+  bucket_write(valueKey, tat, state.born, state.credited + (state.tat - tat),
+    state.rate .. ':' .. state.interval .. ':' .. state.burst, now)
   return 1
 end
 
@@ -193,9 +219,10 @@ end
 -- whose permits were refilled since costs nothing. A write again charges again: only ever fewer permits later.
 local function bucket_write_back(keys, valueKey, value, rateArg, intervalArg, burstArg, clock)
   local nowMicros = now_micros(clock)
-  local tat, rate, interval, burst = bucket_read(value)
+  local tat, rate, interval, burst, born, credited = bucket_read(value)
   if tat == nil then
     tat, rate, interval, burst = nowMicros, tonumber(rateArg), tonumber(intervalArg), tonumber(burstArg)
+    born, credited = nowMicros, 0
   end
   local added = 0
   for i = 5, #ARGV do
@@ -204,7 +231,7 @@ local function bucket_write_back(keys, valueKey, value, rateArg, intervalArg, bu
     added = added + tonumber(permits)
   end
   if tat > nowMicros then
-    bucket_write(valueKey, tat, rate .. ':' .. interval .. ':' .. burst, nowMicros)
+    bucket_write(valueKey, tat, born, credited, rate .. ':' .. interval .. ':' .. burst, nowMicros)
   end
   return added
 end
@@ -212,8 +239,9 @@ end
 register_kind({mark = BUCKET_MARK, name = 'token-bucket', decide = bucket_decide_any, refund = bucket_refund,
   write_back = bucket_write_back,
   read = function(value)
-    local tat, rate, interval, burst = bucket_read(value)
-    return tat and {tat = tat, rate = rate, interval = interval, burst = burst} or nil
+    local tat, rate, interval, burst, born, credited = bucket_read(value)
+    return tat and {tat = tat, rate = rate, interval = interval, burst = burst, born = born, credited = credited}
+      or nil
   end,
   other = function(keys, valueKey, state, now, nowMicros)
     return {kind = 'token-bucket:' .. state.burst, out = bucket_out(state.tat, state.rate, state.interval, nowMicros),
@@ -221,7 +249,7 @@ register_kind({mark = BUCKET_MARK, name = 'token-bucket', decide = bucket_decide
       clear = function() redis.call('del', valueKey) end,
       decide = function(wanted)
         return bucket_receipt(bucket_decide(valueKey, wanted, nowMicros, state.rate, state.interval, state.burst,
-          state.tat))
+          state.tat, nil, state.born, state.credited))
       end}
   end,
   state = function(state, clock)

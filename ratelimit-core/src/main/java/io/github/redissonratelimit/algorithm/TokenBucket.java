@@ -7,9 +7,9 @@ import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 
 /**
  * A token bucket of {@code burst} permits refilled smoothly at {@code rate} per {@code interval}: over any span T at
- * most {@code burst + rate * T / interval} permits. GCRA on one key holding one timestamp, decided by
+ * most {@code burst + rate * T / interval} permits. GCRA on one key, decided by
  * {@code acquire-bucket.lua} in its common case, by {@code token-bucket.lua} otherwise; a refund gives back only what
- * has not refilled since the grant (see {@code refund.lua}).
+ * has not refilled since the grant, and nothing to a state started afresh since (see {@code token-bucket.lua}).
  *
  * @param burst the bucket's size, at least 1
  */

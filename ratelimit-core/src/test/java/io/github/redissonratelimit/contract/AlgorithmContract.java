@@ -64,9 +64,6 @@ abstract class AlgorithmContract {
     @MethodSource("algorithms")
     void grantsGivenBackLetNoMoreThroughThanIfTheCallsHadNotBeenMade(Algorithm algorithm) throws Exception {
         List<Verdicts> runs = steady();
-        knownDefect(algorithm != Algorithm.TOKEN_BUCKET, "a bucket's refund after an earlier grant was given back "
-                + "credits that grant's time again (rarely seen here, about 1 run in 40): FoundDefectsTest.aBucketRefund"
-                + "AfterAnEarlierGrantWasGivenBackCreditsNoMoreThanRefilled");
         runs.forEach(verdicts -> verdicts.assertHeld(SteadyRun.GIVEN, algorithm));
     }
 

@@ -85,7 +85,6 @@ class FoundDefectsTest {
      * 12.95 were allowed), then by a simulation of the rule.
      */
     @Test
-    @Disabled("defect: a bucket's refund after an earlier grant was given back credits that grant's time again")
     void aBucketRefundAfterAnEarlierGrantWasGivenBackCreditsNoMoreThanRefilled() {
         LimitSpec bucket = new LimitSpec(8, Duration.ofSeconds(1), RateLimitMode.OVERALL,
                 LimitAlgorithm.tokenBucket(3));

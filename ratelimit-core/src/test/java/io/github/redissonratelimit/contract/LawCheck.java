@@ -15,9 +15,8 @@ import io.github.redissonratelimit.contract.Ledger.Loss;
  * over the whole span (a bound that grows with the span, so the grants' true times, somewhere in their ranges, lie in
  * a span no longer). Grants of several configs (a change under way) are bound by the most generous of them; a span
  * that may hold a loss of state is allowed that config's capacity once more per loss (a reset lets a full window or
- * bucket through again, never more), and a grant made before a loss and given back after it once more from then on
- * (the fresh state is credited with it: a known defect, see FoundDefectsTest), and a span that may hold part of an
- * allowance (a documented limit of a guarantee) its permits once more. Every failure found is a real excess;
+ * bucket through again, never more; a grant made before a loss and given back after it gives nothing back), and a
+ * span that may hold part of an allowance (a documented limit of a guarantee) its permits once more. Every failure found is a real excess;
  * a grant's range only hides one when it is too long to place the grant.
  */
 final class LawCheck {
@@ -49,17 +48,8 @@ final class LawCheck {
         return worst(grants, losses, List.of());
     }
 
-    /**
-     * Like {@link #worst(List, List)}, the permits of {@code credited} (grants given back across a loss, credited to the
-     * fresh state) allowed once more in every span that ends after they were given back.
-     */
-    static Worst worst(List<Grant> grants, List<Loss> losses, List<Ledger.Refund> credited) {
-        return worst(grants, losses, credited, List.of());
-    }
-
-    /** Like {@link #worst(List, List, List)}, each of {@code allowances} allowed in the spans that may hold part of it. */
-    static Worst worst(List<Grant> grants, List<Loss> losses, List<Ledger.Refund> credited,
-            List<Ledger.Allowance> allowances) {
+    /** Like {@link #worst(List, List)}, each of {@code allowances} allowed in the spans that may hold part of it. */
+    static Worst worst(List<Grant> grants, List<Loss> losses, List<Ledger.Allowance> allowances) {
         List<Grant> byEnd = new ArrayList<>(grants);
         byEnd.sort(Comparator.comparingLong(Grant::toMicros));
         double worstMargin = Double.NEGATIVE_INFINITY;
@@ -86,8 +76,7 @@ final class LawCheck {
                 for (Law law : laws) {
                     bound = Math.max(bound, law.bound(from, to));
                 }
-                bound += capacity * lossesWithin(losses, from, to) + creditedBy(credited, to)
-                        + allowedWithin(allowances, from, to);
+                bound += capacity * lossesWithin(losses, from, to) + allowedWithin(allowances, from, to);
                 if (permits - bound > worstMargin) {
                     worstMargin = permits - bound;
                     worstPermits = permits;
@@ -104,11 +93,6 @@ final class LawCheck {
         Set<String> laws = new LinkedHashSet<>();
         within.forEach(grant -> laws.add(grant.limit().law().toString()));
         return new Worst(worstPermits, worstBound, worstFrom, worstTo, within, laws);
-    }
-
-    /** The permits given back across a loss, possibly before {@code to}. */
-    private static long creditedBy(List<Ledger.Refund> credited, long to) {
-        return credited.stream().filter(refund -> refund.fromMicros() <= to).mapToLong(Ledger.Refund::permits).sum();
     }
 
     /** The permits of the allowances that may lie partly within {@code [from, to]}. */

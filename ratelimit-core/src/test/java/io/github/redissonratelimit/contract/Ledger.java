@@ -75,17 +75,6 @@ final class Ledger {
         return all;
     }
 
-    /**
-     * The grants of {@code key} that may have been made before a loss and given back after it: the state started
-     * afresh, which never counted them, is credited with them (see FoundDefectsTest).
-     */
-    List<Refund> givenBackAcrossALoss(String key) {
-        List<Loss> lost = losses(key);
-        return refunds.getOrDefault(key, new ConcurrentLinkedQueue<>()).stream().filter(refund -> lost.stream()
-                .anyMatch(loss -> refund.grantFromMicros() <= loss.toMicros() && refund.toMicros() >= loss.fromMicros()))
-                .toList();
-    }
-
     long permits(String key) {
         return grants(key).stream().mapToLong(Grant::permits).sum();
     }
@@ -97,8 +86,6 @@ final class Ledger {
 
     /** The law's verdict on {@code key}'s grants, with {@code allowances} on top. */
     LawCheck.Worst check(String key, List<Allowance> allowances) {
-        // a known defect, allowed unless -Dcontract.known-defects=assert (see AlgorithmContract)
-        boolean allowed = !"assert".equals(System.getProperty("contract.known-defects"));
-        return LawCheck.worst(grants(key), losses(key), allowed ? givenBackAcrossALoss(key) : List.of(), allowances);
+        return LawCheck.worst(grants(key), losses(key), allowances);
     }
 }

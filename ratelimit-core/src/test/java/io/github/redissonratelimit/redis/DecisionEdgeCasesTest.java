@@ -112,8 +112,8 @@ class DecisionEdgeCasesTest {
     void aTypeChangedOverAnotherAlgorithmsLeftoverStateIsRecountedNotAnError() {
         LimitSpec perClient = new LimitSpec(10, MINUTE, RateLimitMode.PER_CLIENT);
         assertThat(acquire(new RedissonRateLimitBackend(client), name, perClient, 1).allowed()).isTrue();
-        redis.command("EVAL", "redis.call('set', KEYS[1], 'g' .. struct.pack('>d', 1e15) .. '10:60000:10')", "1",
-                LimiterNaming.valueKey(name));
+        redis.command("EVAL", "redis.call('set', KEYS[1], 'g' .. struct.pack('>ddd', 1e15, 1e15, 0) .. '10:60000:10')",
+                "1", LimiterNaming.valueKey(name));
 
         RedissonRateLimitBackend overall = new RedissonRateLimitBackend(fresh.newClient());
         assertThat(acquire(overall, name, TEN, 1).allowed()).isTrue();

@@ -128,7 +128,7 @@ final class FastPathWalkers {
                 case 5 -> {
                     // a short value, a bucket without a config, a window of another length, a counter, and values
                     // of the right form whose binary part is text
-                    String value = List.of("g", "g12345678", "f3:short", "17", "gABCDEFGH1:1000:1",
+                    String value = List.of("g", "g12345678", "f3:short", "17", "gABCDEFGHABCDEFGHABCDEFGH1:1000:1",
                             "f2:ABCDEFGHABCDEFGHABCDEFGH").get(random.nextInt(6));
                     pair.onBoth(keys -> new String[] {"SET", keys[valueKey], value, "PX", "600000"});
                     return "a value of another form: " + value;
