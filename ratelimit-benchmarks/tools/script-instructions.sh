@@ -26,7 +26,7 @@
 #
 # Needs valgrind, redis-cli, unzip, strings, a redis-server binary (REDIS_SERVER, default: redis-server on PATH; the
 # one embedded-redis unpacks works too) and Redisson 4.7.0's jar (REDISSON_JAR, default: the local Maven
-# repository's). Run from the repository's root (about five minutes):
+# repository's). Run from the repository's root (about five minutes; SCRIPTS="sliding rrl" measures only those):
 #   ratelimit-benchmarks/tools/script-instructions.sh
 set -euo pipefail
 SERVER=${REDIS_SERVER:-redis-server}
@@ -164,7 +164,7 @@ measure() {
   echo "$1: $(( (many - few) / 10000 )) instructions per call"
 }
 
-for script in one counter gcra rrl sliding bucket window; do
+for script in ${SCRIPTS:-one counter gcra rrl sliding bucket window}; do
   measure $script
 done
 

@@ -53,20 +53,21 @@ end
 local field = config[5]
 local written, sliceEnd, slicePermits, started
 if field then
-  written, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?(%d*)$')
+  written, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?([%d.]*)$')
 end
 if stored and written ~= stored then
   return {-4}
 end
-local now, nowMicros
+local now, nowMicros, time
 if clock == '0' then
-  local time = redis.call('time')
+  time = redis.call('time')
   local micros = time[2] + 0 -- the text made a number once, not at each use
   now = time[1] * 1000 + (micros - micros % 1000) / 1000
   nowMicros = time[1] * 1000000 + micros
 else
   now = clock + 0
   nowMicros = now * 1000
+  time = {(now - now % 1000) / 1000, now % 1000 * 1000}
 end
 
 local free, oldest
@@ -131,7 +132,7 @@ if free >= wanted then
   local stamp = now - now % width + width - 1
   local stampText = tostring(stamp)
   if #oldest == 0 then
-    started = string.format('%.0f', nowMicros) -- the grants start with this one (see write_free)
+    started = time[1] .. '.' .. time[2] -- the grants start with this one (see write_free in common.lua)
   end
   if sliceEnd ~= stampText or #oldest == 0 or slicePermits == '0' then
     local id = 's' .. stampText

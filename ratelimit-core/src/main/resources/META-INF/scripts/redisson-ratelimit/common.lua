@@ -45,9 +45,9 @@ end
 -- Every count of free permits a script of ours writes is also written to the config hash, in a field named after
 -- the counter's key: a counter that differs from it was written by someone else (RRateLimiter's release adds to
 -- it without touching the grants), and is recounted from the grants. The field also tells the newest slice's
--- member and when the grants started (the µs of the grant that found the ZSET empty or lost: a grant made before
--- was never counted by the grants there now, so a refund gives it nothing back): '<free>:<slice end>:<its
--- permits>:<started>'.
+-- member and when the grants started (the time of the grant that found the ZSET empty or lost, as '<s>.<µs>': a
+-- grant made before was never counted by the grants there now, so a refund gives it nothing back): '<free>:<slice
+-- end>:<its permits>:<started>'.
 local function write_free(keys, valueKey, free, sliceEnd, slicePermits, started)
   redis.call('set', valueKey, free, 'KEEPTTL')
   redis.call('hset', keys[1], valueKey, free .. ':' .. (sliceEnd or 0) .. ':' .. (slicePermits or 0) .. ':'
@@ -61,11 +61,18 @@ local function written_free(field)
   if not field then
     return false
   end
-  local free, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?(%d*)$')
+  local free, sliceEnd, slicePermits, started = string.match(field, '^([^:]*):(%d+):(%d+):?([%d.]*)$')
   if free == nil then
     return field
   end
   return free, tonumber(sliceEnd), tonumber(slicePermits), started
+end
+
+-- The time `micros` (a number of µs) as write_free keeps when the grants started, '<s>.<µs>': whole numbers below
+-- 2^47, which Lua writes exactly without a format call.
+local function started_text(micros)
+  local fraction = micros % 1000000
+  return ((micros - fraction) / 1000000) .. '.' .. fraction
 end
 
 -- The width of a slice, in ms, for an interval.

@@ -171,7 +171,7 @@ decide_sliding = function(keys, argument)
     local hadMembers = #oldest > 0 and not added
     sliceEnd, slicePermits = add_to_slice(grantsKey, sliceEnd, slicePermits, wanted, now, interval, hadMembers)
     if not hadMembers then
-      started = string.format('%.0f', nowMicros)
+      started = started_text(nowMicros)
     end
     if leaving then
       redis.call('zrem', grantsKey, leaving)

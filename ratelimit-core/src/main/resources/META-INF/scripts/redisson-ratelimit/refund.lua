@@ -67,7 +67,8 @@ if receipt ~= nil then
   -- the grant's time (µs): its permits are in its slice's member, unless they left the window, or the grants it was
   -- counted in were lost or left since (a ZSET started afresh never counted it)
   local _, _, _, started = written_free(redis.call('hget', KEYS[1], valueKey))
-  if tonumber(started) ~= nil and tonumber(started) > receipt then
+  local seconds, micros = string.match(started or '', '^(%d+)%.(%d+)$')
+  if seconds ~= nil and seconds * 1000000 + micros > receipt then
     return 0
   end
   local made = (receipt - receipt % 1000) / 1000
