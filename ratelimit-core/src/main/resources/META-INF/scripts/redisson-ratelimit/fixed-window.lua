@@ -13,8 +13,8 @@
 
 local STALE_BOUNDS = -5
 
--- The stored state: count, start, end, rate and when the count started (numbers); nil when `value` is not a fixed
--- window's.
+-- The stored state: count, start, end, rate and when the count started (numbers), and the suffix they were read
+-- from (see window_write); nil when `value` is not a fixed window's.
 local function window_read(value)
   if not value then
     return nil
@@ -23,10 +23,10 @@ local function window_read(value)
   local length = suffix and string.len(suffix)
   if length == 33 then
     local start, finish, rate, started = struct.unpack('>dddd', suffix, 2)
-    return tonumber(count), start, finish, rate, started
+    return tonumber(count), start, finish, rate, started, suffix
   elseif length == 25 then
     local start, finish, rate = struct.unpack('>ddd', suffix, 2)
-    return tonumber(count), start, finish, rate, 0 -- written by a version that kept no start of the count
+    return tonumber(count), start, finish, rate, 0, suffix -- written by a version that kept no start of the count
   end
   return nil
 end
@@ -114,7 +114,7 @@ local function window_own(keys, argument)
   end
   local valueKey = type_key(keys, rateType)
   local value = redis.call('get', valueKey)
-  local count, storedStart, storedEnd, storedRate, started = window_read(value)
+  local count, storedStart, storedEnd, storedRate, started, suffix = window_read(value)
   if count == nil or now >= storedEnd then
     if (value and count == nil) or (check ~= '-' and redis.call('exists', keys[1]) == 1) then
       return nil -- another algorithm's config hash is looked for on a config check only, as bucket_own does
@@ -122,7 +122,6 @@ local function window_own(keys, argument)
     return with_receipt(window_decide(valueKey, wanted, now, rate, 0, start, finish, nil, false, nowMicros), start,
       nowMicros)
   end
-  local suffix = string.match(value, '^f%d+(:.*)$')
   local keep, done = checked(check, storedRate ~= rate or storedStart ~= start or storedEnd ~= finish)
   if keep or done == nil then
     rate, start, finish = storedRate, storedStart, storedEnd

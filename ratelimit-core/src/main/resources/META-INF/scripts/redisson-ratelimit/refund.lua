@@ -31,6 +31,8 @@ if rate == nil then
 end
 local now = now_millis(clock)
 local valueKey, grantsKey = limiter_keys(KEYS, rateType)
+-- what write_free last wrote of the counter (read once: the receipt's check and the give-back both need it)
+local written, sliceEnd, slicePermits, started = written_free(redis.call('hget', KEYS[1], valueKey))
 
 -- The permits back in the counter; the slice's permits in what write_free wrote, when the member was its newest.
 local function give_back(id, permits)
@@ -38,7 +40,6 @@ local function give_back(id, permits)
   if stored == false then
     return
   end
-  local written, sliceEnd, slicePermits, started = written_free(redis.call('hget', KEYS[1], valueKey))
   if written ~= stored then
     redis.call('incrby', valueKey, wanted) -- someone else wrote the counter: decide recounts it
     return
@@ -66,7 +67,6 @@ end
 if receipt ~= nil then
   -- the grant's time (µs): its permits are in its slice's member, unless they left the window, or the grants it was
   -- counted in were lost or left since (a ZSET started afresh never counted it)
-  local _, _, _, started = written_free(redis.call('hget', KEYS[1], valueKey))
   local seconds, micros = string.match(started or '', '^(%d+)%.(%d+)$')
   if seconds ~= nil and seconds * 1000000 + micros > receipt then
     return 0
