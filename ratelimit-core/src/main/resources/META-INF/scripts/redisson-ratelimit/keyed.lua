@@ -56,7 +56,8 @@ local function with_stored(reply, config, done, kind)
 end
 
 -- The algorithms kept in one key (the limiter's free-permits key of its type), each registered by its own file
--- (token-bucket.lua, fixed-window.lua; the sliding window is the base the others switch from and to, see decide.lua
+-- (token-bucket.lua, fixed-window.lua, in-flight.lua, whose leases are in the grants key too; the sliding window is
+-- the base the others switch from and to, see decide.lua
 -- and common.lua), so that the scripts that decide, refund, read and write back find a limiter's algorithm without
 -- naming it. Each is a table:
 --   mark: the first byte of its decision's argument and of its write-back declaration ('g', 'f');
@@ -66,7 +67,10 @@ end
 --     nil when nothing of it is out any more;
 --   refund(valueKey, state, wanted, clock, receipt, second): gives back a grant (receipt, second: the numbers its
 --     reply ended with, nil when absent), 1 when given back, else 0 (see refund.lua);
---   state(state, clock): {free, next ms} as its next decision would see them, or nil when it holds nothing now;
+--   renew(valueKey, state, wanted, clock, receipt): for an algorithm whose grants are leases (in-flight.lua), renews
+--     the grant's lease, 1 when it was held, else 0; absent for the others;
+--   state(state, clock, valueKey): {free, next ms} as its next decision would see them, or nil when it holds nothing
+--     now;
 --   write_back(keys, valueKey, value, rate, interval, extra, clock): writes back the grants ARGV[5..] made in memory
 --     while Redis gave no decision, returns the permits added (see write-back.lua).
 local KINDS, KIND_OF_MARK = {}, {}

@@ -18,7 +18,7 @@ if rate == nil and tonumber(clock) ~= nil then
   for _, kind in ipairs(KINDS) do
     local state = kind.read(value)
     if state ~= nil then
-      local reply = kind.state(state, clock)
+      local reply = kind.state(state, clock, valueKey)
       if reply ~= nil then
         return reply
       end

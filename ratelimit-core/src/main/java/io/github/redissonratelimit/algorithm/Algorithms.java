@@ -40,7 +40,10 @@ public final class Algorithms {
             new AlgorithmKind(RateLimitAlgorithm.TOKEN_BUCKET, "a token bucket", Set.of(Takes.BURST),
                     values -> new TokenBucket(values.burst() != null ? values.burst() : values.rate())),
             new AlgorithmKind(RateLimitAlgorithm.FIXED_WINDOW, "a fixed window", Set.of(Takes.CALENDAR),
-                    values -> new FixedWindow(values.calendar(), values.zone())));
+                    values -> new FixedWindow(values.calendar(), values.zone())),
+            new AlgorithmKind(RateLimitAlgorithm.IN_FLIGHT, "an in-flight limit", Set.of(),
+                    values -> LimitAlgorithm.IN_FLIGHT, new AlgorithmKind.OwnInterval("the lease period",
+                            InFlight.DEFAULT_LEASE, InFlight.SHORTEST_LEASE)));
 
     private static final Setting<Duration> ONE_SECOND = new Setting<>(Duration.ofSeconds(1), "interval");
 
@@ -79,12 +82,13 @@ public final class Algorithms {
     public static Resolved resolve(Choice choice) {
         Setting<CalendarPeriod> calendar = choice.calendar() != null && choice.calendar().value() != CalendarPeriod.NONE
                 ? choice.calendar() : null;
-        Setting<Duration> interval = interval(choice, calendar);
         Setting<RateLimitAlgorithm> type = choice.algorithm() != null ? choice.algorithm()
                 : calendar != null ? new Setting<>(taking(Takes.CALENDAR).get(0).type(), calendar.origin())
                 : choice.defaultAlgorithm() != null ? choice.defaultAlgorithm()
                 : new Setting<>(RateLimitAlgorithm.SLIDING_WINDOW, choice.algorithmName());
         AlgorithmKind kind = kind(type.value());
+        Setting<Duration> interval = kind.interval() != null ? ownInterval(choice, kind.interval(), type)
+                : interval(choice, calendar);
         refuseUnless(kind, Takes.CALENDAR, calendar, type);
         refuseUnless(kind, Takes.BURST, choice.burst(), type);
         if (choice.zone() != null && calendar == null) {
@@ -138,6 +142,20 @@ public final class Algorithms {
         if (interval.value().toMillis() <= 0) {
             throw new AlgorithmSettingException(interval.origin(), "must be at least 1ms but was " + interval.value(),
                     "Redis keeps time in milliseconds: use a window of at least 1ms");
+        }
+        return interval;
+    }
+
+    private static Setting<Duration> ownInterval(Choice choice, AlgorithmKind.OwnInterval own,
+            Setting<RateLimitAlgorithm> type) {
+        if (choice.interval() == null) {
+            return new Setting<>(own.byDefault(), own.meaning() + " of " + type.value());
+        }
+        Setting<Duration> interval = choice.interval();
+        if (interval.value().compareTo(own.shortest()) < 0) {
+            throw new AlgorithmSettingException(interval.origin(), "is " + own.meaning() + " of " + type.origin()
+                    + "=" + type.value() + " and must be at least " + own.shortest() + " but was " + interval.value(),
+                    "set it to " + own.shortest() + " or more (or remove it: " + own.byDefault() + ")");
         }
         return interval;
     }

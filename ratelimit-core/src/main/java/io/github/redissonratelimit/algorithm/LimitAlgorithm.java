@@ -36,6 +36,9 @@ public interface LimitAlgorithm {
         return new FixedWindow(calendar, zone);
     }
 
+    /** Counts calls in flight across instances, each holding its permits by a lease of {@code lease} until it ends. */
+    LimitAlgorithm IN_FLIGHT = new InFlight();
+
     /** Which algorithm this is, as annotations and properties name it. */
     RateLimitAlgorithm type();
 
@@ -122,6 +125,15 @@ public interface LimitAlgorithm {
 
     /** How the scripts name this algorithm's stored config, as a config change reports the one stored before. */
     String storedName();
+
+    /**
+     * Whether a grant is held by its call until the call ends rather than counted for a time: the caller gives it back
+     * when the call ends (every exit path), the backend renews it while the call runs, and a refusal tells no time at
+     * which permits come back ({@link io.github.redissonratelimit.limiter.Decision#retryAfter()} zero).
+     */
+    default boolean held() {
+        return false;
+    }
 
     /** How long a limiter's keys outlive its last grant, when the algorithm keeps them (the sliding window). */
     default boolean keepsAlive() {

@@ -28,5 +28,13 @@ public enum RateLimitAlgorithm {
      * for an {@code interval}, or to the calendar (the hour, day, ISO week, month or year in a zone) for a
      * {@link RateLimit#calendar() calendar} quota. One counter key per window, expiring when the window ends.
      */
-    FIXED_WINDOW
+    FIXED_WINDOW,
+
+    /**
+     * At most {@code rate} permits held at once by calls in flight: a call holds its permits from its start to its
+     * end, on every exit path, each as a lease in Redis that its instance renews while the call runs and that ends
+     * one {@code interval} (the lease period, 30 seconds unless set) after an instance that stopped renewing it
+     * (killed, cut off) last did. A refused call learns no retry time: permits come back when calls end.
+     */
+    IN_FLIGHT
 }

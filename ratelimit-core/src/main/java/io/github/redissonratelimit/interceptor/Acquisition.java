@@ -114,6 +114,34 @@ final class Acquisition {
         return passed() && chargedByOutcome();
     }
 
+    /**
+     * Whether the call passed holding a grant its call holds until it ends (an in-flight limit's): it is given back
+     * then, on every exit path.
+     */
+    boolean holdsUntilTheEnd() {
+        if (!passed()) {
+            return false;
+        }
+        for (int i = 0; i < granted.length; i++) {
+            if (granted[i] != null && calls.get(i).request().spec().algorithm().held()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The grants held until the call ends that were not given back yet. */
+    synchronized List<Grant> heldGrants() {
+        List<Grant> held = new ArrayList<>(1);
+        for (int i = 0; i < granted.length; i++) {
+            if (granted[i] != null && !givenBack[i] && calls.get(i).request().spec().algorithm().held()) {
+                givenBack[i] = true; // once: the end of a call may be told twice (a cancel racing a completion)
+                held.add(new Grant(i, calls.get(i), granted[i]));
+            }
+        }
+        return held;
+    }
+
     /** The grants to give back when the call did not pass, latest first. */
     List<Grant> grantsToRefund() {
         if (passed()) {

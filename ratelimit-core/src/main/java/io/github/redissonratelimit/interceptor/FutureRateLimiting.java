@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -45,7 +46,9 @@ final class FutureRateLimiting {
         if (calls.isEmpty()) {
             return invocation.proceed();
         }
+        AtomicBoolean ran = new AtomicBoolean();
         Function<Acquisition, CompletionStage<Object>> afterAcquire = acquisition -> {
+            ran.set(true);
             Object result;
             try {
                 support.notifyListeners(acquisition, null, acquisition.settlesAfterTheCall());
@@ -57,11 +60,16 @@ final class FutureRateLimiting {
                         : ExposeInvocationInterceptor.INSTANCE.invoke(invocation);
             }
             catch (Throwable ex) {
+                support.endCall(acquisition);
                 return CompletableFuture.failedFuture(ex);
             }
             @SuppressWarnings("unchecked")
             CompletionStage<Object> stage = (CompletionStage<Object>) result;
             stage = stage == null ? CompletableFuture.completedFuture(null) : stage;
+            if (acquisition.holdsUntilTheEnd()) {
+                // held from the start of the call to the end of its own stage, whatever becomes of the caller's
+                stage.whenComplete((value, ex) -> support.endCall(acquisition));
+            }
             return acquisition.rejection() == null && acquisition.chargedByOutcome()
                     ? settlingCharges(stage, acquisition, target, targetClass, args) : stage;
         };
@@ -69,14 +77,20 @@ final class FutureRateLimiting {
         Executor runOn = executor.get();
         CompletableFuture<Object> result = runOn == null ? acquired.thenComposeAsync(afterAcquire)
                 : acquired.thenComposeAsync(afterAcquire, runOn);
-        if (waits(calls)) {
-            // a caller who cancels the call before its permits are taken ends their wait
-            result.whenComplete((value, ex) -> {
-                if (result.isCancelled()) {
+        result.whenComplete((value, ex) -> {
+            if (result.isCancelled()) {
+                // a caller who cancels the call before its permits are taken ends their wait; one who cancels it
+                // before it ran gives back what it holds until its end, since it never runs
+                if (waits(calls)) {
                     acquired.cancel(false);
                 }
-            });
-        }
+                acquired.thenAccept(acquisition -> {
+                    if (!ran.get()) {
+                        support.endCall(acquisition);
+                    }
+                });
+            }
+        });
         return result;
     }
 

@@ -137,6 +137,11 @@ abstract class RateLimitAspectSupport {
     }
 
     /** Gives back the grants of calls that passed and were not charged. */
+    /** The call ended (any way): the grants it held until then go back, without the caller waiting. */
+    void endCall(Acquisition acquisition) {
+        refunds.endOfCall(acquisition);
+    }
+
     Refunds refunds() {
         return refunds;
     }

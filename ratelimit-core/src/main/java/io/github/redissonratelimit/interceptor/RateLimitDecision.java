@@ -75,4 +75,17 @@ public final class RateLimitDecision {
         }
         return CompletableFuture.allOf(refunded.toArray(CompletableFuture[]::new));
     }
+
+    /** Whether the request passed holding permits until it ends (an in-flight limit's): call {@link #end} then. */
+    public boolean holdsUntilTheEnd() {
+        return acquisition.holdsUntilTheEnd();
+    }
+
+    /**
+     * The request ended (answered, failed or aborted): the permits it held until its end go back through the
+     * decision stack, without the caller waiting. Telling it more than once gives them back once.
+     */
+    public void end() {
+        support.endCall(acquisition);
+    }
 }

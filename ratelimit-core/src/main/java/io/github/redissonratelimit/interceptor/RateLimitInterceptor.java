@@ -118,7 +118,15 @@ public class RateLimitInterceptor extends RateLimitAspectSupport implements Meth
         if (acquisition.rejection() != null) {
             return rejected(acquisition, target, args);
         }
-        return charging ? proceedCharging(invocation, acquisition, target, targetClass, args) : invocation.proceed();
+        if (!acquisition.holdsUntilTheEnd()) {
+            return charging ? proceedCharging(invocation, acquisition, target, targetClass, args) : invocation.proceed();
+        }
+        try {
+            return charging ? proceedCharging(invocation, acquisition, target, targetClass, args) : invocation.proceed();
+        }
+        finally {
+            endCall(acquisition);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.interceptor;
 
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -69,17 +70,28 @@ final class ReactiveRateLimiting {
         }
         Object assembled = invocation.proceed();
         Publisher<?> source = assembled == null ? Mono.empty() : adapter.toPublisher(assembled);
-        Mono<Acquisition> acquire = Mono.deferContextual(context -> Mono.fromCompletionStage(support.acquire(calls))
-                .doOnNext(acquisition -> support.notifyListeners(acquisition,
-                        context.<RateLimitListener>getOrDefault(RateLimitListener.class, null),
-                        acquisition.settlesAfterTheCall() && !adapter.isMultiValue())));
+        Mono<Acquisition> acquire = Mono.deferContextual(context -> {
+            CompletionStage<Acquisition> pending = support.acquire(calls);
+            return Mono.fromCompletionStage(pending)
+                    // a subscriber gone before the permits came never runs the call: what it holds goes back
+                    .doOnCancel(() -> pending.thenAccept(support::endCall))
+                    .doOnNext(acquisition -> support.notifyListeners(acquisition,
+                            context.<RateLimitListener>getOrDefault(RateLimitListener.class, null),
+                            acquisition.settlesAfterTheCall() && !adapter.isMultiValue()));
+        });
         Function<Acquisition, Publisher<?>> afterAcquire = acquisition -> {
             if (acquisition.error() != null) {
                 return Mono.error(acquisition.error());
             }
             if (acquisition.rejection() == null) {
-                return acquisition.chargedByOutcome()
+                Publisher<?> run = acquisition.chargedByOutcome()
                         ? settlingCharges(source, adapter.isMultiValue(), acquisition, target, targetClass, args) : source;
+                if (!acquisition.holdsUntilTheEnd()) {
+                    return run;
+                }
+                // held from the subscription to the end of the call: completed, failed or cancelled
+                return adapter.isMultiValue() ? Flux.from(run).doFinally(signal -> support.endCall(acquisition))
+                        : Mono.from(run).doFinally(signal -> support.endCall(acquisition));
             }
             try {
                 Object fallback = support.rejected(acquisition, target, args);

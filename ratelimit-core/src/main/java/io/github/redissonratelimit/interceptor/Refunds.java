@@ -81,6 +81,29 @@ final class Refunds {
         });
     }
 
+    /**
+     * Gives back the grants a call held until its end (an in-flight limit's), without the caller waiting for it; a
+     * give-back that fails is logged, and the permits return when their lease ends unrenewed.
+     */
+    void endOfCall(Acquisition acquisition) {
+        for (Acquisition.Grant grant : acquisition.heldGrants()) {
+            CompletionStage<Void> release;
+            try {
+                release = backend.obtain().release(grant.call().request(), grant.decision());
+            }
+            catch (RuntimeException ex) {
+                release = CompletableFuture.failedFuture(ex);
+            }
+            release.whenComplete((ignored, ex) -> {
+                if (ex != null) {
+                    logger.warn("Could not give back " + grant.call().permits() + " permit(s) of "
+                            + LogSafe.text(grant.call().limiterName()) + " at the end of the call that held them: "
+                            + "they return when their lease ends", Completions.unwrap(ex));
+                }
+            });
+        }
+    }
+
     private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {
         synchronized (acquisition) {
             if (acquisition.error() != null) {

@@ -104,10 +104,15 @@ final class AcquireScript {
                 arguments);
     }
 
-    /** The arguments of a refund of {@code permits} of a limiter declared as {@code spec}. */
-    Object[] refundArguments(long permits, LimitSpec spec, String receipt) {
-        return new Object[] {Long.toString(permits), clock(), Integer.toString(typeCode(spec.mode())),
-                receipt == null ? "" : receipt};
+    /**
+     * The arguments of a refund of {@code permits} of a limiter declared as {@code spec}, or with {@code renew} of
+     * the renewal of a held grant's lease.
+     */
+    Object[] refundArguments(long permits, LimitSpec spec, String receipt, boolean renew) {
+        String type = Integer.toString(typeCode(spec.mode()));
+        String named = receipt == null ? "" : receipt;
+        return renew ? new Object[] {Long.toString(permits), clock(), type, named, "renew"}
+                : new Object[] {Long.toString(permits), clock(), type, named};
     }
 
     /** The arguments of a state read of a limiter declared as {@code spec}. */

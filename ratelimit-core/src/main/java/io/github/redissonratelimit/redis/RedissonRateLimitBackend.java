@@ -65,6 +65,8 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     /** Null unless Redisson is in cluster mode. */
     private final ClusterMasters clusterMasters;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
+    private final LeaseRenewals leases = new LeaseRenewals(lease -> giveBack(lease.limiterName(), lease.spec(),
+            lease.permits(), lease.receipt(), true));
 
     public RedissonRateLimitBackend(RedissonClient redisson) {
         this(redisson, BackendOptions.DEFAULTS);
@@ -168,7 +170,18 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                             options.onConfigChange());
                 }
             }
-            return answer.decision();
+            Decision decided = answer.decision();
+            if (call.spec().algorithm().held()) {
+                if (!decided.allowed()) {
+                    // a held permit comes back when a call ends: no time is known (nor remembered by this JVM)
+                    return Decision.reject(Duration.ZERO, decided.state());
+                }
+                if (decided.receipt() != null) {
+                    leases.hold(new LeaseRenewals.Lease(call.limiterName(), call.spec(), call.permits(),
+                            decided.receipt()));
+                }
+            }
+            return decided;
         });
         decision.whenComplete((ignored, ex) -> {
             if (decision.isCancelled()) {
@@ -221,10 +234,24 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
             return CompletableFuture.failedFuture(new IllegalArgumentException("Permits to give back must be between 1 "
                     + "and " + most + " (" + spec.capacity() + ") but were " + permits));
         }
+        String receipt = granted == null ? null : granted.receipt();
+        if (spec.algorithm().held() && receipt != null) {
+            leases.end(new LeaseRenewals.Lease(limiterName, spec, permits, receipt));
+        }
+        return giveBack(limiterName, spec, permits, receipt, false).thenApply(refunded -> null);
+    }
+
+    /** A refund, or with {@code renew} the renewal of a held grant's lease: 1 when it was held, else 0. */
+    private CompletionStage<Long> giveBack(String limiterName, LimitSpec spec, long permits, String receipt,
+            boolean renew) {
         return LuaScripts.REFUND.<Long>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName),
-                script.refundArguments(permits, spec, granted == null ? null : granted.receipt()))
-                .thenApply(refunded -> null);
+                script.refundArguments(permits, spec, receipt, renew));
+    }
+
+    /** The leases of calls in flight this JVM holds and renews now. */
+    public int heldLeases() {
+        return leases.size();
     }
 
     /** Reads what the limiter holds now, as its next decision would see it; writes nothing. */

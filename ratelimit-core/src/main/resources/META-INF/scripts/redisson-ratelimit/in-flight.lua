@@ -1,0 +1,179 @@
+-- in-flight: at most `rate` permits held at once, each by a lease that ends when its call gives it back or, unless
+-- renewed, one lease period after it was taken or last renewed (prepended to the scripts that know it, after
+-- keyed.lua). Two keys of the limiter's type: its free-permits key (keys[2] OVERALL, keys[3] PER_CLIENT) holding
+-- 'i<held>:<last lease id>:<rate>:<lease ms>', and its grants key (keys[4], keys[5]) holding one member per lease,
+-- '<lease id>:<permits>', scored with the ms (Redis's clock) at which it ends. A lease id is the µs of the grant,
+-- or one more than the last id when that is later: unique for the limiter even after its keys were deleted, so that
+-- the give-back of a lease from before a reset never takes a later lease. Held = the permits of the leases not
+-- ended; a lease that ended is dropped with its permits by the next call that reads the limiter. Both keys expire
+-- one lease period after the last write, when every lease has ended.
+
+local IN_FLIGHT_MARK = string.byte('i')
+
+-- The stored state, {held, last, rate, lease}; nil when `value` is not an in-flight limit's.
+local function flight_read(value)
+  if not value or string.byte(value) ~= IN_FLIGHT_MARK then
+    return nil
+  end
+  local held, last, rate, lease = string.match(value, '^i(%d+):(%d+):(%d+):(%d+)$')
+  if held == nil then
+    return nil
+  end
+  return {held = tonumber(held), last = tonumber(last), rate = tonumber(rate), lease = tonumber(lease)}
+end
+
+-- The leases key beside the free-permits key `valueKey` of `keys`.
+local function flight_leases_key(keys, valueKey)
+  return valueKey == keys[3] and keys[5] or keys[4]
+end
+
+-- The permits of the leases that ended by `now` (ms); drops them when `drop`.
+local function flight_ended(leasesKey, now, drop)
+  local ended = redis.call('zrangebyscore', leasesKey, '-inf', now)
+  if #ended == 0 then
+    return 0
+  end
+  local permits = 0
+  for i = 1, #ended do
+    permits = permits + tonumber(string.match(ended[i], ':(%d+)$'))
+  end
+  if drop then
+    redis.call('zremrangebyscore', leasesKey, '-inf', now)
+  end
+  return permits
+end
+
+local function flight_write(valueKey, leasesKey, state)
+  -- string.format: Lua writes a number of 15 digits or more with an exponent
+  redis.call('set', valueKey, string.format('i%d:%d:%d:%d', state.held, state.last, state.rate, state.lease),
+    'PX', state.lease)
+  redis.call('pexpire', leasesKey, state.lease)
+end
+
+-- Takes `wanted` permits for one lease, or refuses. Returns {0, free, 0, lease id} for a grant, {1, free, 0} for a
+-- refusal (when permits come back is not known: when a call ends), {-1, rate} when it asks for more than the rate.
+-- changed: the config changed with this call, so the state is written whatever the decision.
+local function flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, changed)
+  if wanted > state.rate then
+    if changed then
+      flight_write(valueKey, leasesKey, state)
+    end
+    return {-1, state.rate}
+  end
+  if state.held + wanted > state.rate then
+    if changed then
+      flight_write(valueKey, leasesKey, state)
+    end
+    return {1, math.max(0, state.rate - state.held), 0}
+  end
+  local id = math.max(nowMicros, state.last + 1)
+  redis.call('zadd', leasesKey, now + state.lease, string.format('%d:%d', id, wanted))
+  state.held, state.last = state.held + wanted, id
+  flight_write(valueKey, leasesKey, state)
+  return {0, state.rate - state.held, 0, id}
+end
+
+-- The argument of an in-flight decision (see algorithms.lua), parsed: permits, clock, grant id, rate, lease ms,
+-- type, check.
+local function flight_argument(argument)
+  local permits, clock, rateType, check, rate, lease, grantId =
+    string.match(argument, '^i (%d+) (%d+) ([01]) ([-urk]) (%d+):(%d+) (%S+)$')
+  if permits == nil then
+    error('redisson-ratelimit: malformed in-flight argument')
+  end
+  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(lease), rateType, check
+end
+
+-- The decision of a limiter declared as an in-flight limit, whatever it holds. A change of rate or lease period
+-- follows the check: 'u' keeps the leases under the new config, 'r' drops them (their calls' give-backs then find
+-- nothing), '-' and 'k' decide with the stored config.
+local function flight_decide_any(keys, argument)
+  local wanted, clock, grantId, rate, lease, rateType, check = flight_argument(argument)
+  local nowMicros = now_micros(clock)
+  local now = (nowMicros - nowMicros % 1000) / 1000
+  local valueKey = type_key(keys, rateType)
+  local leasesKey = flight_leases_key(keys, valueKey)
+  local value = redis.call('get', valueKey)
+  local state = flight_read(value)
+  if state == nil then
+    local other = (value or (check ~= '-' and redis.call('exists', keys[1]) == 1))
+      and other_state(keys, valueKey, value, now, nowMicros, 'in-flight') or nil
+    if other ~= nil and (check == '-' or check == 'k') then
+      return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, lease, rateType)
+    end
+    if other ~= nil then
+      other.clear() -- another algorithm's grants are no calls in flight: the limit starts empty
+      return with_stored(flight_decide(valueKey, leasesKey, {held = 0, last = 0, rate = rate, lease = lease}, wanted,
+        now, nowMicros, true), other.config, check == 'u' and 1 or 2, other.kind)
+    end
+    if not value and redis.call('exists', keys[1]) == 0 then
+      redis.call('del', leasesKey) -- leases of a state that is gone (deleted, evicted) ended with it
+    end
+    return flight_decide(valueKey, leasesKey, {held = 0, last = 0, rate = rate, lease = lease}, wanted, now,
+      nowMicros, false)
+  end
+  state.held = math.max(0, state.held - flight_ended(leasesKey, now, true))
+  local keep, done = checked(check, state.rate ~= rate or state.lease ~= lease)
+  local stored = {state.rate, state.lease, tonumber(rateType), 0}
+  if not keep and done ~= nil then
+    state.rate, state.lease = rate, lease
+    if done == 2 then
+      redis.call('del', leasesKey)
+      state.held = 0
+    end
+  end
+  local reply = flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, not keep and done ~= nil)
+  if done ~= nil then
+    with_stored(reply, stored, done, 'in-flight')
+  end
+  return reply
+end
+
+-- Gives back the lease `receipt` of `wanted` permits (a call that ended), or with `renew` renews it (it then ends
+-- one lease period from now); 1 when it was held, 0 when it had ended or was dropped.
+local function flight_give_back(valueKey, state, wanted, clock, receipt, renew)
+  local leasesKey = flight_leases_key(KEYS, valueKey)
+  local now = now_millis(clock)
+  if receipt == nil then
+    return 0
+  end
+  local member = string.format('%d:%d', receipt, wanted)
+  local ends = tonumber(redis.call('zscore', leasesKey, member))
+  if ends == nil or ends <= now then
+    return 0
+  end
+  if renew then
+    redis.call('zadd', leasesKey, now + state.lease, member)
+  else
+    redis.call('zrem', leasesKey, member)
+    state.held = math.max(0, state.held - wanted)
+  end
+  flight_write(valueKey, leasesKey, state)
+  return 1
+end
+
+register_kind({mark = IN_FLIGHT_MARK, name = 'in-flight', decide = flight_decide_any,
+  refund = function(valueKey, state, wanted, clock, receipt)
+    return flight_give_back(valueKey, state, wanted, clock, receipt, false)
+  end,
+  renew = function(valueKey, state, wanted, clock, receipt)
+    return flight_give_back(valueKey, state, wanted, clock, receipt, true)
+  end,
+  read = flight_read,
+  write_back = function()
+    return 0 -- a call admitted in memory during an outage holds no lease in Redis
+  end,
+  other = function(keys, valueKey, state, now, nowMicros)
+    local leasesKey = flight_leases_key(keys, valueKey)
+    local held = math.max(0, state.held - flight_ended(leasesKey, now, false))
+    return {kind = 'in-flight', out = held, config = {state.rate, state.lease, valueKey == keys[3] and 1 or 0, 0},
+      clear = function() redis.call('del', valueKey, leasesKey) end,
+      decide = function(wanted)
+        state.held = math.max(0, state.held - flight_ended(leasesKey, now, true))
+        return flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, false)
+      end}
+  end,
+  state = function(state, clock, valueKey)
+    local held = math.max(0, state.held - flight_ended(flight_leases_key(KEYS, valueKey), now_millis(clock), false))
+    return {math.max(0, state.rate - held), 0}
+  end})

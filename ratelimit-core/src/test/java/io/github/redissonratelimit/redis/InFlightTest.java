@@ -1,0 +1,93 @@
+package io.github.redissonratelimit.redis;
+
+import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
+import static io.github.redissonratelimit.limiter.BackendCalls.await;
+import static io.github.redissonratelimit.limiter.BackendCalls.state;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
+
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
+import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.test.redis.FreshRedis;
+
+/** An in-flight limit on Redis: permits held until given back, leases renewed while held, ended when not. */
+class InFlightTest {
+
+    private static final LimitSpec THREE = new LimitSpec(3, Duration.ofSeconds(1), RateLimitMode.OVERALL,
+            LimitAlgorithm.IN_FLIGHT);
+
+    @RegisterExtension
+    final FreshRedis fresh = new FreshRedis();
+    private final String name = new LimiterNaming().limiterName("export:acme");
+
+    @Test
+    void holdsAtMostItsRateUntilACallGivesItsPermitsBack() {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
+        List<Decision> held = List.of(acquire(backend, name, THREE, 1), acquire(backend, name, THREE, 2));
+        assertThat(held).allMatch(Decision::allowed);
+        assertThat(held.get(1).state().available()).isZero();
+        Decision refused = acquire(backend, name, THREE, 1);
+        assertThat(refused.allowed()).isFalse();
+        assertThat(refused.retryAfter()).as("no time is known at which a call ends").isZero();
+        assertThat(backend.heldLeases()).isEqualTo(2);
+
+        await(backend.release(AcquireRequest.of(name, THREE, 1), held.get(0)));
+        assertThat(backend.heldLeases()).isEqualTo(1);
+        assertThat(state(backend, name, THREE).available()).isEqualTo(1);
+        assertThat(acquire(backend, name, THREE, 1).allowed()).isTrue();
+        assertThat(acquire(backend, name, THREE, 1).allowed()).isFalse();
+        // a second give-back of the same grant finds nothing to take
+        await(backend.release(AcquireRequest.of(name, THREE, 1), held.get(0)));
+        assertThat(acquire(backend, name, THREE, 1).allowed()).isFalse();
+    }
+
+    @Test
+    void aCallLongerThanManyLeasePeriodsKeepsItsPermits() throws InterruptedException {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
+        LimitSpec one = new LimitSpec(1, Duration.ofSeconds(1), RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT);
+        Decision held = acquire(backend, name, one, 1);
+        assertThat(held.allowed()).isTrue();
+        for (int i = 0; i < 8; i++) {
+            Thread.sleep(400);
+            assertThat(acquire(backend, name, one, 1).allowed()).as("after %d ms", (i + 1) * 400).isFalse();
+        }
+        await(backend.release(AcquireRequest.of(name, one, 1), held));
+        assertThat(acquire(backend, name, one, 1).allowed()).isTrue();
+    }
+
+    @Test
+    void theLeasesOfAnInstanceThatStoppedEndOneLeasePeriodAfterItsLastRenewal() throws InterruptedException {
+        RedissonClient gone = fresh.newClient();
+        RedissonRateLimitBackend stopped = new RedissonRateLimitBackend(gone);
+        RedissonRateLimitBackend other = new RedissonRateLimitBackend(fresh.newClient());
+        assertThat(acquire(stopped, name, THREE, 3).allowed()).isTrue();
+        gone.shutdown(); // its renewals no longer reach Redis, as after kill -9
+        long stoppedAt = System.nanoTime();
+        assertThat(acquire(other, name, THREE, 1).allowed()).isFalse();
+        while (!acquire(other, name, THREE, 3).allowed()) {
+            assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("the permits came back within a lease "
+                    + "period of the last renewal").isLessThan(Duration.ofSeconds(5));
+            Thread.sleep(50);
+        }
+    }
+
+    @Test
+    void aChangedRateKeepsTheLeasesUnderTheNewOne() {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
+        assertThat(acquire(backend, name, THREE, 3).allowed()).isTrue();
+        LimitSpec five = new LimitSpec(5, Duration.ofSeconds(1), RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT);
+        RedissonRateLimitBackend redeployed = new RedissonRateLimitBackend(fresh.newClient());
+        assertThat(acquire(redeployed, name, five, 2).allowed()).isTrue();
+        assertThat(acquire(redeployed, name, five, 1).allowed()).isFalse();
+    }
+}
