@@ -86,7 +86,8 @@ end
 
 -- The decision of a limiter declared as an in-flight limit, whatever it holds. A change of rate or lease period
 -- follows the check: 'u' keeps the leases under the new config, 'r' drops them (their calls' give-backs then find
--- nothing), '-' and 'k' decide with the stored config.
+-- nothing), '-' and 'k' decide with the stored config. A change from another algorithm: 'u' counts the permits it
+-- has out as held for one lease period, 'r' starts empty.
 local function flight_decide_any(keys, argument)
   local wanted, clock, grantId, rate, lease, rateType, check = flight_argument(argument)
   local nowMicros = now_micros(clock)
@@ -102,9 +103,15 @@ local function flight_decide_any(keys, argument)
       return decide_as_stored(keys, other, check, wanted, clock, grantId, rate, lease, rateType)
     end
     if other ~= nil then
-      other.clear() -- another algorithm's grants are no calls in flight: the limit starts empty
-      return with_stored(flight_decide(valueKey, leasesKey, {held = 0, last = 0, rate = rate, lease = lease}, wanted,
-        now, nowMicros, true), other.config, check == 'u' and 1 or 2, other.kind)
+      other.clear()
+      local state = {held = 0, last = 0, rate = rate, lease = lease}
+      if check == 'u' and other.out > 0 then
+        -- the permits the other algorithm has out count as held by a lease nobody renews: for one lease period
+        state.held, state.last = other.out, nowMicros
+        redis.call('zadd', leasesKey, now + lease, string.format('%d:%d', nowMicros, other.out))
+      end
+      return with_stored(flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, true), other.config,
+        check == 'u' and 1 or 2, other.kind)
     end
     if not value and redis.call('exists', keys[1]) == 0 then
       redis.call('del', leasesKey) -- leases of a state that is gone (deleted, evicted) ended with it
@@ -147,6 +154,7 @@ local function flight_give_back(valueKey, state, wanted, clock, receipt, renew)
   else
     redis.call('zrem', leasesKey, member)
     state.held = math.max(0, state.held - wanted)
+    redis.call('publish', KEYS[1] .. ':released', wanted) -- wakes the callers waiting (ReleaseSubscriptions)
   end
   flight_write(valueKey, leasesKey, state)
   return 1

@@ -26,10 +26,23 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
     /** Lower bound of a pause between two attempts, so a zero retry-after under contention cannot spin. */
     private static final long MIN_PAUSE_MILLIS = 1;
 
+    /** The longest pause between attempts on a limit whose permits come back when calls end, signal or not. */
+    private static final long HELD_POLL_MILLIS = 1_000;
+
     private final RateLimitBackend delegate;
+    private final ReleaseSignals signals;
 
     public WaitingRateLimitBackend(RateLimitBackend delegate) {
+        this(delegate, ReleaseSignals.NONE);
+    }
+
+    /**
+     * @param signals wake the callers waiting on a limit whose permits come back when calls end (an in-flight
+     * limit's) when a call gives permits back; without one, such callers ask again each second
+     */
+    public WaitingRateLimitBackend(RateLimitBackend delegate, ReleaseSignals signals) {
         this.delegate = Objects.requireNonNull(delegate, "delegate");
+        this.signals = Objects.requireNonNull(signals, "signals");
     }
 
     /**
@@ -97,6 +110,11 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
                 result.completeExceptionally(Completions.unwrap(ex));
                 return;
             }
+            if (!decision.allowed() && request.spec().algorithm().held() && deadline - System.nanoTime() > 0
+                    && !result.isDone()) {
+                awaitRelease(result, request, deadline);
+                return;
+            }
             long pause = pauseMillis(decision, deadline);
             if (pause < 0) {
                 if (!result.complete(decision) && decision.allowed()) {
@@ -108,6 +126,46 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
                 Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS);
                 later.execute(() -> attempt(result, request, deadline));
             }
+        });
+    }
+
+    /**
+     * Waits for a call to give permits of the request's limit back (its signal, in the order the waiters began to
+     * wait), or at most {@link #HELD_POLL_MILLIS} (a lease that ended unrenewed gives no signal), then asks again. A
+     * give-back between the refusal and the start of listening is not signalled: the first wait on a limiter asks once
+     * more as soon as it listens.
+     */
+    private void awaitRelease(CompletableFuture<Decision> result, AcquireRequest request, long deadline) {
+        long arrival = deadline - request.waitTimeout().toNanos();
+        ReleaseSignals.Signal signal = signals.next(request.limiterName(), request.permits(), arrival);
+        CompletableFuture<Void> wake = signal.released();
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        long poll = Math.max(1, Math.min(left, Math.min(HELD_POLL_MILLIS, request.spec().interval().toMillis() / 3)));
+        CompletableFuture.delayedExecutor(poll, TimeUnit.MILLISECONDS).execute(() -> wake.complete(null));
+        result.whenComplete((decided, ex) -> wake.cancel(false));
+        wake.whenComplete((woken, ex) -> {
+            if (!wake.isCancelled()) {
+                attempt(result, request, deadline);
+            }
+        });
+        CompletableFuture<Void> listening = signal.listening().toCompletableFuture();
+        if (listening.isDone()) {
+            return;
+        }
+        listening.thenRun(() -> {
+            if (wake.isDone() || result.isDone()) {
+                return;
+            }
+            delegate.acquire(request).whenComplete((decision, ex) -> {
+                if (ex != null) {
+                    result.completeExceptionally(Completions.unwrap(ex));
+                }
+                else if (decision.allowed()) {
+                    if (!result.complete(decision)) {
+                        giveBack(request, decision);
+                    }
+                }
+            });
         });
     }
 

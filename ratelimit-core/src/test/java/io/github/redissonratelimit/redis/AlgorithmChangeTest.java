@@ -49,6 +49,7 @@ class AlgorithmChangeTest {
         LimitAlgorithm counted = switch (algorithm) {
             case TOKEN_BUCKET -> LimitAlgorithm.tokenBucket(rate);
             case FIXED_WINDOW -> LimitAlgorithm.fixedWindow();
+            case IN_FLIGHT -> LimitAlgorithm.IN_FLIGHT;
             default -> LimitAlgorithm.SLIDING_WINDOW;
         };
         return new LimitSpec(rate, MINUTE, RateLimitMode.OVERALL, counted);

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,6 +19,8 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.ReleaseSignals;
+import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 
@@ -89,5 +93,43 @@ class InFlightTest {
         RedissonRateLimitBackend redeployed = new RedissonRateLimitBackend(fresh.newClient());
         assertThat(acquire(redeployed, name, five, 2).allowed()).isTrue();
         assertThat(acquire(redeployed, name, five, 1).allowed()).isFalse();
+    }
+
+    @Test
+    void aGiveBackWakesTheCallersWaitingOnTheLimiterInTheOrderTheyBeganToWait() throws Exception {
+        RedissonClient client = fresh.newClient();
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
+        ReleaseSubscriptions subscriptions = new ReleaseSubscriptions(client);
+        Decision held = acquire(backend, name, THREE, 3);
+        ReleaseSignals.Signal second = subscriptions.next(name, 1, 2);
+        ReleaseSignals.Signal first = subscriptions.next(name, 2, 1);
+        ReleaseSignals.Signal third = subscriptions.next(name, 1, 3);
+        second.listening().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(List.of(first.released(), second.released(), third.released())).noneMatch(CompletableFuture::isDone);
+
+        await(backend.release(AcquireRequest.of(name, THREE, 3), held));
+        // 3 permits back: the first waiter (2) and the next (1) are woken, the third is not
+        CompletableFuture.allOf(first.released(), second.released()).get(5, TimeUnit.SECONDS);
+        assertThat(third.released()).isNotDone();
+        third.released().cancel(false);
+        assertThat(subscriptions.limitersWaitedOn()).isZero();
+    }
+
+    @Test
+    void callersWaitingForAPermitGetItAsCallsGiveThemBack() throws Exception {
+        RedissonClient client = fresh.newClient();
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
+        WaitingRateLimitBackend waiting = new WaitingRateLimitBackend(backend, new ReleaseSubscriptions(client));
+        LimitSpec one = new LimitSpec(1, Duration.ofSeconds(30), RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT);
+        Decision held = acquire(backend, name, one, 1);
+        AcquireRequest wait = AcquireRequest.of(name, one, 1).waitingUpTo(Duration.ofSeconds(20));
+        CompletableFuture<Decision> waiter = waiting.acquire(wait).toCompletableFuture();
+        Thread.sleep(200);
+        assertThat(waiter).as("no permit is free yet").isNotDone();
+        await(backend.release(AcquireRequest.of(name, one, 1), held));
+        Decision got = waiter.get(15, TimeUnit.SECONDS);
+        assertThat(got.allowed()).isTrue();
+        assertThat(backend.heldLeases()).isEqualTo(1);
+        await(backend.release(AcquireRequest.of(name, one, 1), got));
     }
 }

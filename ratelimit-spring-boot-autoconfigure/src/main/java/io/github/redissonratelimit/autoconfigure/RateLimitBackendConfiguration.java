@@ -13,6 +13,7 @@ import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
+import io.github.redissonratelimit.limiter.ReleaseSignals;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.local.LocalOutagePolicy;
@@ -21,6 +22,7 @@ import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.BackendOptions;
 import io.github.redissonratelimit.redis.InMemoryGrantWriter;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.redis.ReleaseSubscriptions;
 
 /**
  * The decision stack of {@link RateLimitAutoConfiguration}, all in this file: the Redisson backend, wrapped by every
@@ -88,8 +90,10 @@ final class RateLimitBackendConfiguration {
     @Bean(RateLimitAutoConfiguration.WAITING_DECORATOR)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.WAITING_DECORATOR)
     @Order(RateLimitBackendDecorator.WAITING_ORDER)
-    RateLimitBackendDecorator rateLimitWaitingDecorator() {
-        return WaitingRateLimitBackend::new;
+    RateLimitBackendDecorator rateLimitWaitingDecorator(ObjectProvider<RedissonClient> redissonClient) {
+        RedissonClient redisson = redissonClient.getIfAvailable();
+        ReleaseSignals signals = redisson == null ? ReleaseSignals.NONE : new ReleaseSubscriptions(redisson);
+        return backend -> new WaitingRateLimitBackend(backend, signals);
     }
 
     @Bean(RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR)

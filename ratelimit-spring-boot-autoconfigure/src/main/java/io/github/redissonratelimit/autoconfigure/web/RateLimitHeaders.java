@@ -34,7 +34,8 @@ import io.github.redissonratelimit.outcome.RateLimitOutcome;
  * backends' are read after the decision. {@code r} and {@code t} are what the limiter reports: for a sliding window
  * the permits free now and the time until the next grant leaves the window, for a token bucket the whole tokens in
  * the bucket and the time until the next one arrives (none when it is full), for a fixed window the permits left in
- * the current window and the time until it ends.
+ * the current window and the time until it ends. An in-flight limit, whose permits come back when calls end,
+ * reports {@code r} (the permits not held) and never {@code t}, nor {@code w}, nor {@code Retry-After}.
  *
  * <p>Legacy style reports one limit, the one that rejected the call, else the one with the fewest
  * permits left, else the first: {@code X-RateLimit-Limit} (its {@code q}), {@code X-RateLimit-Remaining} and
@@ -124,7 +125,9 @@ public final class RateLimitHeaders {
         Remaining left = remaining(tightest);
         if (left != null) {
             headers.put(legacyRemainingHeader, Long.toString(left.permits()));
-            headers.put(legacyResetHeader, Long.toString(left.resetSeconds()));
+            if (!tightest.outcome().limit().algorithm().held()) {
+                headers.put(legacyResetHeader, Long.toString(left.resetSeconds()));
+            }
         }
     }
 
@@ -162,8 +165,8 @@ public final class RateLimitHeaders {
             // the permits left as the decision saw them: a call refused for its cost may leave some; t is the value
             // Retry-After carries, so it never differs from it
             LimitState state = stateOf(entry);
-            return new Remaining(state == null ? 0 : state.available(),
-                    RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
+            return new Remaining(state == null ? 0 : state.available(), outcome.limit().algorithm().held() ? 0
+                    : RateLimitExceededException.retryAfterSeconds(outcome.retryAfter()));
         }
         LimitState state = remaining ? stateOf(entry) : null;
         return state == null ? null

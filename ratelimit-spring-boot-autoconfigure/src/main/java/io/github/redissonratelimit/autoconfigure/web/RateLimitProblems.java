@@ -30,12 +30,13 @@ public final class RateLimitProblems {
     }
 
     /**
-     * 429 for a rejection; the problem's {@code detail} is the annotation's message.
+     * 429 for a rejection; the problem's {@code detail} is the annotation's message. No {@code Retry-After} for a
+     * limit whose permits come back when calls end (an in-flight limit): no time is known.
      * @param path the request path, reported as the problem's {@code instance}
      */
     public static ResponseEntity<ProblemDetail> tooManyRequests(RateLimitExceededException ex, String path) {
         return respond(problem(HttpStatus.TOO_MANY_REQUESTS, ex.getMessage(), path), HttpStatus.TOO_MANY_REQUESTS,
-                ex.getRetryAfterSeconds());
+                ex.getLimit() != null && ex.getLimit().algorithm().held() ? -1 : ex.getRetryAfterSeconds());
     }
 
     /**
@@ -153,11 +154,13 @@ public final class RateLimitProblems {
         json.append("\",");
     }
 
+    /** The problem response, with {@code Retry-After} unless {@code retryAfterSeconds} is negative. */
     private static ResponseEntity<ProblemDetail> respond(ProblemDetail problem, HttpStatusCode status,
             long retryAfterSeconds) {
-        return ResponseEntity.status(status)
-                .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
-                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(problem);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(status);
+        if (retryAfterSeconds >= 0) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
+        }
+        return response.contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
     }
 }
