@@ -86,6 +86,10 @@ final class RateLimitOperationFactory {
         Setting<Long> permits = cost != null ? null
                 : permits(declaration, values, spec.capacity(), window.capacity(), description);
         requireOneAlgorithm(tiers, spec, description);
+        if (spec.algorithm().held() && declaration.chargeWhen() != null && !declaration.chargeWhen().isBlank()) {
+            throw new InvalidRateLimitException(description, "chargeWhen", "is set on an in-flight limit, whose "
+                    + "permits always go back when the call ends", "remove chargeWhen, or declare a rate limit", null);
+        }
         return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(), spec)
                 .key(expressions.key(declaration.key(), method))
                 .permits(permits == null ? 1 : permits.value())

@@ -80,6 +80,27 @@ class AlgorithmDeclarationTest {
         @RateLimit(name = "api", key = "#apiKey", rate = 10, calendar = CalendarPeriod.MONTH, tier = "#plan")
         public void tiered(String apiKey, String plan) {
         }
+
+        @RateLimit(name = "exports", key = "#tenant", rate = 3, algorithm = RateLimitAlgorithm.IN_FLIGHT)
+        public void export(String tenant) {
+        }
+
+        @RateLimit(name = "uploads", rate = 5, interval = 10, algorithm = RateLimitAlgorithm.IN_FLIGHT)
+        public void upload() {
+        }
+
+        @RateLimit(name = "short-lease", rate = 5, window = "500ms", algorithm = RateLimitAlgorithm.IN_FLIGHT)
+        public void shortLease() {
+        }
+
+        @RateLimit(name = "charged-flight", rate = 5, algorithm = RateLimitAlgorithm.IN_FLIGHT,
+                chargeWhen = "#exception == null")
+        public void chargedInFlight() {
+        }
+
+        @RateLimit(name = "burst-flight", rate = 5, algorithm = RateLimitAlgorithm.IN_FLIGHT, burst = 10)
+        public void burstInFlight() {
+        }
     }
 
     private static RateLimitOperation operation(Map<String, PolicyValues> policies, PolicyValues defaults,
@@ -188,6 +209,25 @@ class AlgorithmDeclarationTest {
         assertThat(fixed.getMessage()).contains("ratelimit.policies.bucket.algorithm is FIXED_WINDOW");
 
         assertThat(failure(Map.of(), "negativeBurst").getProblem()).contains("must be greater than 0 but was -1");
+    }
+
+    @Test
+    void anInFlightLimitsIntervalIsItsLeasePeriodOf30SecondsUnlessSet() {
+        assertThat(operation("export").spec()).isEqualTo(new LimitSpec(3, Duration.ofSeconds(30),
+                io.github.redissonratelimit.annotation.RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT));
+        assertThat(operation("upload").spec().interval()).isEqualTo(Duration.ofSeconds(10));
+
+        InvalidRateLimitException tooShort = failure(Map.of(), "shortLease");
+        assertThat(tooShort.getAttribute()).isEqualTo("interval");
+        assertThat(tooShort.getProblem()).contains("the lease period", "at least PT1S", "PT0.5S");
+
+        InvalidRateLimitException charged = failure(Map.of(), "chargedInFlight");
+        assertThat(charged.getAttribute()).isEqualTo("chargeWhen");
+        assertThat(charged.getFix()).contains("remove chargeWhen");
+
+        InvalidRateLimitException burst = failure(Map.of(), "burstInFlight");
+        assertThat(burst.getAttribute()).isEqualTo("burst");
+        assertThat(burst.getProblem()).contains("IN_FLIGHT", "only a token bucket has a burst");
     }
 
     @Test
