@@ -1,7 +1,10 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,13 +16,15 @@ import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
+import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
 
 /**
  * The rate limiter's meters in the application's {@link MeterRegistry}, when Micrometer is present and the rate
  * limiter is active: {@code ratelimit.requests}, {@code ratelimit.backend.latency} and {@code ratelimit.near.limit}
  * ({@link RateLimitMetrics}, told every decision, near the limit below {@code ratelimit.metrics.near-limit-share}) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
  * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages), and the
- * {@code ratelimit.local.*} meters of the local outage policy ({@link LocalFallbackMetrics}).
+ * {@code ratelimit.local.*} meters of the local outage policy ({@link LocalFallbackMetrics}), and
+ * {@code ratelimit.leases.held}, the leases of calls in flight this instance renews.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
@@ -40,6 +45,16 @@ public final class RateLimitMetricsAutoConfiguration {
     @ConditionalOnBean(LocalFallback.class)
     LocalFallbackMetrics rateLimitLocalFallbackMetrics(LocalFallback rateLimitLocalFallback) {
         return new LocalFallbackMetrics(rateLimitLocalFallback);
+    }
+
+    /** {@code ratelimit.leases.held}: the leases of calls in flight this instance holds and renews now. */
+    @Bean
+    MeterBinder rateLimitLeaseMetrics(
+            @Qualifier(RateLimitAutoConfiguration.REDISSON_BACKEND) ObjectProvider<RedissonRateLimitBackend> redisson) {
+        return registry -> redisson.ifAvailable(backend -> Gauge.builder("ratelimit.leases.held", backend,
+                RedissonRateLimitBackend::heldLeases)
+                .description("Leases of calls in flight (in-flight limits) this instance holds and renews")
+                .register(registry));
     }
 
     /** Takes the registry lazily, as it may be created after the backend that reports to this listener. */

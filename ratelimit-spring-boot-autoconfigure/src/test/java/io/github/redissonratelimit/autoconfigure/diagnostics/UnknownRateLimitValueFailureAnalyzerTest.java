@@ -94,7 +94,8 @@ class UnknownRateLimitValueFailureAnalyzerTest {
         assertThatThrownBy(() -> application.run("--ratelimit.defaults.algorithm=token_buckett",
                 "--spring.main.banner-mode=off")).isNotNull();
         assertThat(output.getAll()).contains("The value of 'ratelimit.defaults.algorithm' is none of the values",
-                "Set ratelimit.defaults.algorithm to one of: default, sliding-window, token-bucket, fixed-window.")
+                "Set ratelimit.defaults.algorithm to one of: default, sliding-window, token-bucket, fixed-window, "
+                        + "in-flight.")
                 .doesNotContain("TOKEN_BUCKET");
     }
 }

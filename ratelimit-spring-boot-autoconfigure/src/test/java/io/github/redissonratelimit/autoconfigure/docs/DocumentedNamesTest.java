@@ -75,7 +75,7 @@ class DocumentedNamesTest {
                 "page.md:16: result=granted is no result of ratelimit.requests",
                 "page.md:18: ratelimit_decisions_total is no meter as Prometheus names it",
                 "page.md:24: ratelimit.policies.search.algorithm=leaky-bucket is none of [DEFAULT, SLIDING_WINDOW, "
-                        + "TOKEN_BUCKET, FIXED_WINDOW]",
+                        + "TOKEN_BUCKET, FIXED_WINDOW, IN_FLIGHT]",
                 "page.md:28: ratelimit.defaults.mode=per-user is none of [DEFAULT, OVERALL, PER_CLIENT]");
     }
 
