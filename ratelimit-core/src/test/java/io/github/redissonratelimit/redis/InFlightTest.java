@@ -22,6 +22,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.ReleaseSignals;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 
 /** An in-flight limit on Redis: permits held until given back, leases renewed while held, ended when not. */
@@ -131,5 +132,25 @@ class InFlightTest {
         assertThat(got.allowed()).isTrue();
         assertThat(backend.heldLeases()).isEqualTo(1);
         await(backend.release(AcquireRequest.of(name, one, 1), got));
+    }
+
+    @Test
+    void anInFlightLimitAndARateLimitOfOneCallAreDecidedInOneScriptCall() {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
+        String perMinute = new LimiterNaming().limiterName("export:acme:per-minute");
+        LimitSpec twoPerMinute = new LimitSpec(2, Duration.ofMinutes(1), RateLimitMode.OVERALL);
+        List<AcquireRequest> call = List.of(AcquireRequest.of(name, THREE, 1),
+                AcquireRequest.of(perMinute, twoPerMinute, 1));
+        await(backend.acquireAll(List.of(AcquireRequest.of(name + ":warm", THREE, 1), AcquireRequest.of(perMinute
+                + ":warm", twoPerMinute, 1))).get(0)); // the script loaded: no NOSCRIPT answer counted below
+        CommandStats before = fresh.endpoint().commandStats();
+        for (int i = 0; i < 3; i++) {
+            List<Decision> decided = backend.acquireAll(call).stream().map(stage -> await(stage)).toList();
+            assertThat(decided.get(0).allowed()).isTrue();
+            assertThat(decided.get(1).allowed()).as("call %d", i + 1).isEqualTo(i < 2);
+        }
+        CommandStats sent = fresh.endpoint().commandStats().minus(before);
+        assertThat(sent.calls("evalsha") + sent.calls("eval")).as("one script call per call").isEqualTo(3);
+        assertThat(backend.heldLeases()).isEqualTo(4);
     }
 }
