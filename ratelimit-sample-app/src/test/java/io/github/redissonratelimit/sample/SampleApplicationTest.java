@@ -24,9 +24,11 @@ import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * The sample as a user runs it: embedded Redis by default, real HTTP, metrics exported to Prometheus (which
- * {@code @SpringBootTest} turns off unless told).
+ * {@code @SpringBootTest} turns off unless told). The tests count grants, so a decision waits up to 5 s for Redis:
+ * on a loaded machine one that misses the default 100 ms goes to the {@code local} outage policy, and the counts are
+ * no longer Redis's. The same context as DashboardScrapeTest's.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "ratelimit.backend-timeout=5s")
 @AutoConfigureObservability(tracing = false)
 class SampleApplicationTest {
 
@@ -186,8 +188,8 @@ class SampleApplicationTest {
             String export = "/reports/export?tenant=" + tenant + "&ms=";
             List<CompletableFuture<HttpResponse<String>>> running = List.of(post(export + ms), post(export + ms),
                     post(export + ms));
-            await().atMost(Duration.ofSeconds(10)).until(() -> freePermits(tenant) == 0
-                    || running.stream().anyMatch(CompletableFuture::isDone));
+            await("the 3 exports hold their permits").atMost(Duration.ofSeconds(10))
+                    .until(() -> freePermits(tenant) == 0 || running.stream().anyMatch(CompletableFuture::isDone));
 
             HttpResponse<String> fourth = send("POST", export + 0);
             boolean whileTheyRan = running.stream().noneMatch(CompletableFuture::isDone);
@@ -203,7 +205,8 @@ class SampleApplicationTest {
                     .isEqualTo(200);
 
             assertThat(running).allSatisfy(call -> assertThat(call.join().statusCode()).isEqualTo(200));
-            await().atMost(Duration.ofSeconds(10)).until(() -> freePermits(tenant) == 3);
+            await("the permits back once the exports ended").atMost(Duration.ofSeconds(10))
+                    .until(() -> freePermits(tenant) == 3);
             assertThat(send("POST", export + 0).statusCode()).as("once they ended").isEqualTo(200);
             return;
         }
