@@ -201,6 +201,8 @@ class SampleApplicationTest {
             assertThat(fourth.headers().firstValue("Content-Type")).hasValue("application/problem+json");
             assertThat(fourth.body()).contains("\"status\":429", "\"detail\":\"At most 3 exports per tenant at once\"");
             assertThat(fourth.headers().firstValue("RateLimit-Policy")).hasValue("\"report-export\";q=3");
+            assertThat(fourth.headers().firstValue("RateLimit")).hasValue("\"report-export\";r=0");
+            assertThat(fourth.headers().firstValue("Retry-After")).as("no time is known at which a call ends").isEmpty();
             assertThat(send("POST", "/reports/export?tenant=other-" + ms).statusCode()).as("another tenant")
                     .isEqualTo(200);
 
