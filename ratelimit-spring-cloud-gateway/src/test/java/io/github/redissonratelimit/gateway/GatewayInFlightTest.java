@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,8 +90,7 @@ class GatewayInFlightTest {
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
         }
-        catch (IOException | InterruptedException | java.util.concurrent.ExecutionException
-                | java.util.concurrent.TimeoutException ex) {
+        catch (IOException | InterruptedException | ExecutionException | TimeoutException ex) {
             // the gateway went away, or the test ended
         }
     }
