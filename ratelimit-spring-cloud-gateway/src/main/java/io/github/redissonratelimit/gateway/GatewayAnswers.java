@@ -16,8 +16,9 @@ import io.github.redissonratelimit.interceptor.RateLimitDecision;
 
 /**
  * What the limiter answers the {@code RequestRateLimiter} filter (allowed or not, and the headers), and how a refusal
- * is to be completed ({@link RefusalSlot}): a rejection as annotated limits answer it (its {@code Retry-After} and
- * problem), a request refused by the outage policy with the outage status and {@code Retry-After}.
+ * is to be completed ({@link RefusalSlot}): a rejection as annotated limits answer it (its {@code Retry-After}, none
+ * for an in-flight limit, and problem), a request refused by the outage policy with the outage status and
+ * {@code Retry-After}.
  */
 final class GatewayAnswers {
 
@@ -47,7 +48,10 @@ final class GatewayAnswers {
         }
         RateLimitExceededException rejection = decision.rejection();
         if (rejection != null) {
-            rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(rejection.getRetryAfterSeconds()));
+            if (!rejection.getLimit().algorithm().held()) {
+                // an in-flight limit knows no time at which a permit comes back: it is when a call ends
+                rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(rejection.getRetryAfterSeconds()));
+            }
             refuse(slot, new Refusal(null, rejection.getMessage(), null));
         }
         else if (decision.error() instanceof RateLimitBackendUnavailableException unavailable) {

@@ -29,7 +29,8 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
  * {@code RateLimiter}, and the gateway also declares its {@code redisRateLimiter} whenever a reactive Redis template
  * exists, as it does with Redisson's Spring Boot starter. Before the gateway's auto-configuration, whose
  * {@code RequestRateLimiter} filter factory needs a {@code RateLimiter} bean to exist. Beside it: the global filter
- * that completes the answer to a refused request, and the startup check of every route's limit.
+ * that completes the answer to a refused request, the one that gives back an in-flight limit's permits when the
+ * exchange ends, and the startup check of every route's limit.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, before = GatewayAutoConfiguration.class)
 @ConditionalOnClass(AbstractRateLimiter.class)
@@ -56,6 +57,11 @@ public final class RateLimitGatewayAutoConfiguration {
     @Bean
     RefusalAnswerFilter rateLimitRefusalAnswerFilter(RateLimitGatewayProperties gatewayProperties) {
         return new RefusalAnswerFilter(gatewayProperties.isProblemBody());
+    }
+
+    @Bean
+    ExchangeEndFilter rateLimitExchangeEndFilter() {
+        return new ExchangeEndFilter();
     }
 
     @Bean

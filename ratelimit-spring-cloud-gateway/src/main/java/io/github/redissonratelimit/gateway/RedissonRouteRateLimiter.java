@@ -25,9 +25,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * A Spring Cloud Gateway {@code RateLimiter} for the {@code RequestRateLimiter} filter that decides on the
- * redisson-ratelimit decision stack: a sliding window, a token bucket or fixed windows (also per calendar period)
- * stamped with Redis's clock, the outage policy, live reset and override by the route's limit name, metrics and the
- * IETF {@code RateLimit} headers. Each route's limit comes from
+ * redisson-ratelimit decision stack: a sliding window, a token bucket, fixed windows (also per calendar period) or
+ * an in-flight limit stamped with Redis's clock, the outage policy, live reset and override by the route's limit
+ * name, metrics and the IETF {@code RateLimit} headers. The permits of an in-flight limit are held until the exchange
+ * ends (completed, failed or cancelled; {@link ExchangeEndFilter}). Each route's limit comes from
  * the filter's arguments ({@code redisson-rate-limiter.rate}, {@code .interval}, {@code .algorithm}, ...) or from
  * {@link #getConfig()}, or from Spring Cloud Gateway's {@code redis-rate-limiter.*} arguments
  * ({@link RedisRateLimiterArguments}); the key is what the filter's {@code KeyResolver} gives, counted in the route's
@@ -94,8 +95,10 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             }
             RateLimitOperation operation = operations.of(routeId, config, id);
             String key = operation.callerKey().logicalKey(id);
+            HeldUntilTheEnd exchange = context.getOrDefault(HeldUntilTheEnd.class, null);
             return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, key,
-                    operation.permits())))).map(decision -> answers.decided(decision, slot));
+                    operation.permits()))).thenApply(decision -> HeldUntilTheEnd.keep(exchange, decision)))
+                    .map(decision -> answers.decided(decision, slot));
         });
     }
 
@@ -235,8 +238,10 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         }
 
         /**
-         * How the route's limit counts: sliding window, token bucket or fixed window; {@code DEFAULT}: a fixed
-         * window for a {@link #setCalendar calendar} quota, else the sliding window. The tiers share it.
+         * How the route's limit counts: sliding window, token bucket, fixed window or in-flight (at most
+         * {@code rate} exchanges at once, the {@link #setInterval interval} then being the lease period, 30 seconds
+         * unless set); {@code DEFAULT}: a fixed window for a {@link #setCalendar calendar} quota, else the sliding
+         * window. The tiers share it.
          */
         public Config setAlgorithm(RateLimitAlgorithm algorithm) {
             this.algorithm = algorithm;

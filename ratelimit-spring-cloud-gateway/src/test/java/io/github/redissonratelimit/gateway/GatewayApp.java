@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.redisson.api.RedissonClient;
@@ -19,6 +20,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;
 
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
@@ -50,7 +52,28 @@ final class GatewayApp implements AutoCloseable {
     static GatewayApp start(Class<?> application, RedisEndpoint redis, Map<String, Route> routes,
             String... properties) throws IOException {
         AtomicInteger hits = new AtomicInteger();
-        HttpServer backend = startBackend(hits);
+        return start(application, redis, hits, startBackend(hits), routes, properties);
+    }
+
+    /**
+     * With a backend that answers as {@code backend} does, each request on a thread of its own (so that one may
+     * wait); {@link #backendHits()} counts nothing.
+     */
+    static GatewayApp start(Class<?> application, RedisEndpoint redis, HttpHandler backend, Map<String, Route> routes,
+            String... properties) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", backend);
+        server.setExecutor(Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "backend");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.start();
+        return start(application, redis, new AtomicInteger(), server, routes, properties);
+    }
+
+    private static GatewayApp start(Class<?> application, RedisEndpoint redis, AtomicInteger hits, HttpServer backend,
+            Map<String, Route> routes, String... properties) {
         String backendUri = "http://127.0.0.1:" + backend.getAddress().getPort();
         List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
                 "--ratelimit.backend-timeout=5s", "--backend.uri=" + backendUri));

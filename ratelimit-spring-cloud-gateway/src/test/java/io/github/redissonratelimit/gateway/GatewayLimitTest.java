@@ -57,6 +57,22 @@ class GatewayLimitTest {
                 .algorithm()).isEqualTo(LimitAlgorithm.SLIDING_WINDOW);
     }
 
+    /** An in-flight limit: its interval is the lease period, 30 s unless set, at least 1 s. */
+    @Test
+    void filterArgumentsChooseAnInFlightLimit() {
+        RedissonRouteRateLimiter.Config exports = bind(Map.of("redisson-rate-limiter.rate", "3",
+                "redisson-rate-limiter.algorithm", "in-flight", "redisson-rate-limiter.tiers.gold.rate", "6"));
+        assertThat(GatewayLimit.operation(exports, "exports", NO_DEFAULTS).spec()).isEqualTo(new LimitSpec(3,
+                Duration.ofSeconds(30), RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT));
+        assertThat(GatewayLimit.operation(exports.forTier("gold"), "exports", NO_DEFAULTS).spec()).isEqualTo(
+                new LimitSpec(6, Duration.ofSeconds(30), RateLimitMode.OVERALL, LimitAlgorithm.IN_FLIGHT));
+        assertThat(GatewayLimit.operation(exports.setInterval(Duration.ofSeconds(10)), "exports", NO_DEFAULTS).spec()
+                .interval()).isEqualTo(Duration.ofSeconds(10));
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(3).setAlgorithm(RateLimitAlgorithm.IN_FLIGHT)
+                .setInterval(Duration.ofMillis(500)), "redisson-rate-limiter.interval is the lease period of algorithm"
+                        + "=IN_FLIGHT and must be at least PT1S but was PT0.5S");
+    }
+
     /** One resolution for every limit: a route that sets no algorithm takes {@code ratelimit.defaults}' as routes do. */
     @Test
     void aRouteWithoutAnAlgorithmTakesTheDefaults() {

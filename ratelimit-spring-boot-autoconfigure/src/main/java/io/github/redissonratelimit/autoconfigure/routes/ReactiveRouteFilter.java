@@ -30,7 +30,9 @@ import reactor.core.publisher.SignalType;
 /**
  * Applies {@code ratelimit.routes} to WebFlux requests, as {@link ServletRouteFilter} does to servlet ones, without
  * blocking: the decision and the response are chained, and the permits of routes whose {@code charge-when} does not
- * hold are given back just before the response commits, so that its headers tell the permits after the refund.
+ * hold are given back just before the response commits, so that its headers tell the permits after the refund. The
+ * permits a request holds until its end (an in-flight limit's) go back when its response completed or failed, or the
+ * exchange was cancelled (a client gone), even while its decision was on the way.
  */
 public final class ReactiveRouteFilter implements WebFilter, Ordered {
 
@@ -72,7 +74,8 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
         catch (RuntimeException ex) {
             return write(exchange.getResponse(), RouteAnswers.badRequest(ex, method, path));
         }
-        return Mono.fromCompletionStage(() -> decider.decide(limits)).flatMap(decision -> {
+        HeldUntilTheEnd held = new HeldUntilTheEnd();
+        return Mono.fromCompletionStage(() -> decider.decide(limits).thenApply(held::keep)).flatMap(decision -> {
             ResponseLimits limitsSoFar = exchange.getAttributeOrDefault(ResponseLimits.ATTRIBUTE, new ResponseLimits());
             exchange.getAttributes().put(ResponseLimits.ATTRIBUTE, limitsSoFar);
             ServerHttpResponse response = exchange.getResponse();
@@ -95,7 +98,7 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
                     settlement.get().subscribe();
                 }
             });
-        });
+        }).doFinally(signal -> held.end());
     }
 
     /**
@@ -133,5 +136,35 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
         response.getHeaders().addAll(problem.getHeaders());
         byte[] body = RateLimitProblems.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+    }
+
+    /**
+     * The decision of one request while it holds permits until the request ends: told the decision when it comes and
+     * the end of the request (completed, failed or cancelled), in either order, it ends the decision once both came.
+     */
+    private static final class HeldUntilTheEnd {
+
+        private RateLimitDecision decision;
+        private boolean ended;
+
+        synchronized RateLimitDecision keep(RateLimitDecision decision) {
+            if (!decision.holdsUntilTheEnd()) {
+                return decision;
+            }
+            if (ended) {
+                decision.end(); // the request was cancelled while its decision was on the way
+            }
+            else {
+                this.decision = decision;
+            }
+            return decision;
+        }
+
+        synchronized void end() {
+            ended = true;
+            if (decision != null) {
+                decision.end();
+            }
+        }
     }
 }

@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.routes;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
@@ -92,9 +94,12 @@ final class RouteLimits {
         String burstOrigin = (values instanceof TierProperties tier && tier.getBurst() != null ? prefix : routePrefix)
                 + "burst";
         RateLimitAlgorithm algorithm = route.getAlgorithm() == RateLimitAlgorithm.DEFAULT ? null : route.getAlgorithm();
+        // a tier's unset interval is the route's own, as set: an in-flight limit's lease period has no default from
+        // ratelimit.defaults.interval, which would otherwise be all a tier sees of it
+        Setting<Duration> interval = values.getInterval() != null ? new Setting<>(values.getInterval(),
+                prefix + "interval") : Setting.of(route.getInterval(), routePrefix + "interval");
         try {
-            return Algorithms.resolve(new Algorithms.Choice(new Setting<>(rate, prefix + "rate"),
-                    Setting.of(values.getInterval(), prefix + "interval"),
+            return Algorithms.resolve(new Algorithms.Choice(new Setting<>(rate, prefix + "rate"), interval,
                     Setting.of(fallback.getInterval(), fallback == defaults ? "ratelimit.defaults.interval"
                             : routePrefix + "interval"),
                     Setting.of(algorithm, routePrefix + "algorithm"), routePrefix + "algorithm",

@@ -31,7 +31,8 @@ import io.github.redissonratelimit.limiter.Completions;
  * that covers the request are decided together on the decision path of {@code @RateLimit}; a refused request gets
  * the problem response, a passed one goes on. The permits of routes whose {@code charge-when} does not hold for the
  * response status are given back when the response starts its body (or ends without one), before its headers are
- * sent, so that they tell the permits after the refund.
+ * sent, so that they tell the permits after the refund. The permits a request holds until its end (an in-flight
+ * limit's) go back when it ends: answered, failed or aborted, on this thread or asynchronously.
  */
 public final class ServletRouteFilter extends OncePerRequestFilter {
 
@@ -70,6 +71,21 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
             write(response, refusal);
             return;
         }
+        if (!decision.holdsUntilTheEnd()) {
+            proceed(request, response, chain, applied, decision, limitsSoFar);
+            return;
+        }
+        try {
+            proceed(request, response, chain, applied, decision, limitsSoFar);
+        }
+        finally {
+            endWhenAnswered(request, decision);
+        }
+    }
+
+    private void proceed(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+            List<RouteTable.Applied> applied, RateLimitDecision decision, ResponseLimits limitsSoFar)
+            throws ServletException, IOException {
         if (!RouteTable.chargesByStatus(applied)) {
             chain.doFilter(request, response);
             return;
@@ -111,6 +127,19 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
     }
 
     /**
+     * Gives back the permits a request held until its end (an in-flight limit's): now, when the handler answered or
+     * failed on this thread (a client that went away fails the write), else when its asynchronous answer completes,
+     * fails (a client gone) or times out.
+     */
+    private static void endWhenAnswered(HttpServletRequest request, RateLimitDecision decision) {
+        if (request.isAsyncStarted()) {
+            request.getAsyncContext().addListener(new AsyncEnd(decision));
+            return;
+        }
+        decision.end();
+    }
+
+    /**
      * Gives back the permits of the routes whose {@code charge-when} does not hold for the response status, and sets
      * the headers of every limit as it then stands while the response is not committed.
      */
@@ -138,5 +167,36 @@ public final class ServletRouteFilter extends OncePerRequestFilter {
         byte[] body = RateLimitProblems.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /** Ends a decision once its asynchronous request ended: completed, failed (a client gone) or timed out. */
+    private static final class AsyncEnd implements AsyncListener {
+
+        private final RateLimitDecision decision;
+
+        AsyncEnd(RateLimitDecision decision) {
+            this.decision = decision;
+        }
+
+        @Override
+        public void onComplete(AsyncEvent event) {
+            decision.end();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            decision.end();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            decision.end();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {
+            // a new cycle of the same request: it has not ended
+            event.getAsyncContext().addListener(this);
+        }
     }
 }

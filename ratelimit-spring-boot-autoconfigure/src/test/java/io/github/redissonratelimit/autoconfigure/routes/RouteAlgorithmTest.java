@@ -74,6 +74,30 @@ class RouteAlgorithmTest {
                         .as("the route's interval replaces its policy's period").isEqualTo(Duration.ofMinutes(1)));
     }
 
+    /**
+     * An in-flight route's interval is its lease period: 30 s unless the route (or its policy) sets one, not the
+     * default interval of rate limits; its tiers hold theirs for the route's lease period unless they set their own.
+     */
+    @Test
+    void aRouteCanBeLimitedInFlight() {
+        assertRoute(new String[] { "ratelimit.routes.api.algorithm=in-flight", "ratelimit.defaults.interval=1m" },
+                operation -> {
+                    assertThat(operation.spec().algorithm()).isEqualTo(LimitAlgorithm.IN_FLIGHT);
+                    assertThat(operation.spec().interval()).isEqualTo(Duration.ofSeconds(30));
+                });
+        runner.withPropertyValues("ratelimit.routes.api.algorithm=in-flight", "ratelimit.routes.api.interval=10s",
+                "ratelimit.defaults.interval=1m", "ratelimit.routes.api.tier=header['X']",
+                "ratelimit.routes.api.tiers.gold.rate=20", "ratelimit.routes.api.tiers.long.interval=2m")
+                .run(context -> assertThat(context.getBean(RouteTable.class).operations())
+                        .extracting(operation -> operation.spec().interval()).as("the route, gold and long")
+                        .containsExactlyInAnyOrder(Duration.ofSeconds(10), Duration.ofSeconds(10),
+                                Duration.ofMinutes(2)));
+        runner.withPropertyValues("ratelimit.routes.api.algorithm=in-flight", "ratelimit.routes.api.interval=500ms")
+                .run(context -> assertThat(context).hasFailed().getFailure().hasStackTraceContaining(
+                        "ratelimit.routes.api.interval is the lease period of ratelimit.routes.api.algorithm=IN_FLIGHT "
+                                + "and must be at least PT1S"));
+    }
+
     @Test
     void algorithmValuesThatCannotWorkFailStartupNamingTheProperty() {
         assertFails("ratelimit.routes.api.burst", "only a token bucket has a burst", "ratelimit.routes.api.burst=5");
