@@ -136,12 +136,12 @@ abstract class RateLimitAspectSupport {
                 permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout()));
     }
 
-    /** Gives back the grants of calls that passed and were not charged. */
     /** The call ended (any way): the grants it held until then go back, without the caller waiting. */
     void endCall(Acquisition acquisition) {
         refunds.endOfCall(acquisition);
     }
 
+    /** Gives back the grants of calls that passed and were not charged. */
     Refunds refunds() {
         return refunds;
     }
