@@ -160,6 +160,8 @@ final class InFlightRun {
         final List<Thread> callers = new ArrayList<>();
         /** A caller whose calls all hold their permits longer than a lease period: started after the losses. */
         final Thread longCaller;
+        /** The long calls it made: its thread only. */
+        int longCallsMade;
         /** Grants its callers hold now: a killed instance's are forgotten at the end (no renewal left running). */
         final Map<Decision, AcquireRequest> holding = new ConcurrentHashMap<>();
         volatile boolean killed;
@@ -196,11 +198,9 @@ final class InFlightRun {
             holding.forEach((decision, request) -> backend.release(request, decision));
         }
 
-        /** @param longCalls each call holds its permits longer than a lease period, while one fits in the run */
+        /** @param longCalls each call holds its permits longer than a lease period */
         private void call(Random random, boolean longCalls) {
-            long longest = limits.stream().mapToLong(limit -> limit.spec().interval().toNanos() * 11 / 10).max()
-                    .orElseThrow();
-            while (!stopped && !killed && (!longCalls || System.nanoTime() + longest < endNanos)) {
+            while (more(longCalls)) {
                 Limit limit = limits.get(random.nextInt(limits.size()));
                 AcquireRequest request = AcquireRequest.of(limit.name(), limit.spec(),
                         1 + random.nextInt(limit.mostPermits()));
@@ -230,6 +230,17 @@ final class InFlightRun {
             }
         }
 
+        /** Whether to make another call: a long caller makes one even after the run's end, more while they fit. */
+        private boolean more(boolean longCalls) {
+            if (killed || (!longCalls && stopped)) {
+                return false;
+            }
+            long longest = limits.stream().mapToLong(limit -> limit.spec().interval().toNanos() * 11 / 10).max()
+                    .orElseThrow();
+            return longCallsMade == 0 ? System.nanoTime() < endNanos + lengthNanos
+                    : !stopped && System.nanoTime() + longest < endNanos;
+        }
+
         private void hold(Limit limit, AcquireRequest request, Decision decision, Random random, boolean longCall) {
             count("granted");
             grantedIds.computeIfAbsent(limit.name(), name -> ConcurrentHashMap.newKeySet())
@@ -241,7 +252,8 @@ final class InFlightRun {
             boolean slow = longCall || (random.nextInt(3) == 0 && System.nanoTime() + slowly < endNanos);
             int ending = random.nextInt(20);
             try {
-                work(slow ? slowly : random.nextInt(300_000_001));
+                work(slow ? slowly : random.nextInt(300_000_001), longCall);
+                longCallsMade += longCall ? 1 : 0;
                 if (ending < 3) {
                     throw new IllegalStateException("the call failed");
                 }
@@ -262,10 +274,10 @@ final class InFlightRun {
             }
         }
 
-        /** The call's work: it ends early when the run does, or when its JVM dies. */
-        private void work(long nanos) {
+        /** The call's work: unless {@code toTheEnd}, it ends early when the run does; always when its JVM dies. */
+        private void work(long nanos, boolean toTheEnd) {
             long end = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0 && !stopped && !killed; left = end - System.nanoTime()) {
+            for (long left = nanos; left > 0 && (toTheEnd || !stopped) && !killed; left = end - System.nanoTime()) {
                 LockSupport.parkNanos(Math.min(left, 10_000_000));
             }
         }
@@ -279,5 +291,4 @@ final class InFlightRun {
             }
         }
     }
-
 }
