@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -152,10 +154,15 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
     }
 
-    /** The call's decision once Redis answered; cancelling it cancels the call. */
+    /**
+     * The call's decision once Redis answered; cancelling it cancels the call. A held grant (an in-flight limit's)
+     * that Redis made for a decision cancelled meanwhile is given back: no call holds it.
+     */
     private CompletableFuture<Decision> decision(AcquireCall call) {
         CompletableFuture<AcquireScript.Reply> reply = call.result();
         boolean firstSight = call.check() != AcquireScript.ConfigCheck.NONE;
+        AtomicBoolean abandoned = new AtomicBoolean();
+        AtomicReference<LeaseRenewals.Lease> heldLease = new AtomicReference<>();
         CompletableFuture<Decision> decision = reply.handle((answer, ex) -> {
             if (ex != null) {
                 if (clusterMasters != null) {
@@ -177,8 +184,13 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                     return Decision.reject(Duration.ZERO, decided.state());
                 }
                 if (decided.receipt() != null) {
-                    leases.hold(new LeaseRenewals.Lease(call.limiterName(), call.spec(), call.permits(),
-                            decided.receipt()));
+                    LeaseRenewals.Lease lease = new LeaseRenewals.Lease(call.limiterName(), call.spec(),
+                            call.permits(), decided.receipt());
+                    leases.hold(lease);
+                    heldLease.set(lease);
+                    if (abandoned.get()) {
+                        abandon(heldLease);
+                    }
                 }
             }
             return decided;
@@ -186,9 +198,20 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         decision.whenComplete((ignored, ex) -> {
             if (decision.isCancelled()) {
                 reply.cancel(false);
+                abandoned.set(true);
+                abandon(heldLease);
             }
         });
         return decision;
+    }
+
+    /** Gives back the lease of a grant whose decision was cancelled, once (the reply and the cancel may both try). */
+    private void abandon(AtomicReference<LeaseRenewals.Lease> heldLease) {
+        LeaseRenewals.Lease lease = heldLease.getAndSet(null);
+        if (lease != null) {
+            leases.end(lease);
+            giveBack(lease.limiterName(), lease.spec(), lease.permits(), lease.receipt(), false);
+        }
     }
 
     /** The Redis name of {@code logicalKey}'s limiter, by {@link BackendOptions#naming()}. */

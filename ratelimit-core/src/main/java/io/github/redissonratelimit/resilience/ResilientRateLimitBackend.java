@@ -130,7 +130,34 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
         catch (RuntimeException | Error ex) {
             pending = CompletableFuture.failedFuture(ex);
         }
-        return guard.within(limiterName, circuit, pending);
+        return givingBackLateHolds(request, pending, guard.within(limiterName, circuit, pending));
+    }
+
+    /**
+     * The guarded decision; for a limit whose grants are held until their call ends (an in-flight limit), a grant
+     * that comes after the caller got no decision (the deadline passed, the caller cancelled) is given back, since no
+     * call holds it. A late grant of a rate limit stays charged, as if the call had run.
+     */
+    private CompletableFuture<Decision> givingBackLateHolds(AcquireRequest request, CompletableFuture<Decision> pending,
+            CompletableFuture<Decision> guarded) {
+        if (!request.spec().algorithm().held()) {
+            return guarded;
+        }
+        guarded.whenComplete((decided, ex) -> {
+            if (ex != null) {
+                pending.thenAccept(late -> {
+                    if (late.allowed()) {
+                        try {
+                            delegate.release(request, late);
+                        }
+                        catch (RuntimeException notGivenBack) {
+                            // its lease ends unrenewed one lease period after the grant
+                        }
+                    }
+                });
+            }
+        });
+        return guarded;
     }
 
     private MasterCircuit circuitOf(String limiterName) {
@@ -156,7 +183,9 @@ public final class ResilientRateLimitBackend implements DelegatingRateLimitBacke
 
             @Override
             public CompletionStage<Decision> after(int index, CompletionStage<Decision> decision) {
-                return guard.within(requests.get(index).limiterName(), asked[index], decision.toCompletableFuture());
+                CompletableFuture<Decision> pending = decision.toCompletableFuture();
+                return givingBackLateHolds(requests.get(index), pending,
+                        guard.within(requests.get(index).limiterName(), asked[index], pending));
             }
         }, (request, index) -> asked[index].breaker().onInconclusive()); // a probe not sent: probe again
     }

@@ -4,24 +4,29 @@ import static io.github.redissonratelimit.limiter.BackendCalls.acquire;
 import static io.github.redissonratelimit.limiter.BackendCalls.await;
 import static io.github.redissonratelimit.limiter.BackendCalls.state;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
+import io.github.redissonratelimit.RateLimitBackendUnavailableException;
 import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.ReleaseSignals;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 
@@ -152,5 +157,42 @@ class InFlightTest {
         CommandStats sent = fresh.endpoint().commandStats().minus(before);
         assertThat(sent.calls("evalsha") + sent.calls("eval")).as("one script call per call").isEqualTo(3);
         assertThat(backend.heldLeases()).isEqualTo(4);
+    }
+
+    /**
+     * A decision that comes after its deadline (the caller followed the outage policy) or after the caller cancelled
+     * it holds no call: its lease is given back, not renewed for as long as the JVM runs.
+     */
+    @Test
+    void aGrantNoCallerGotIsGivenBack() throws Exception {
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(fresh.newClient());
+        RateLimitBackend late = new RateLimitBackend() {
+            @Override
+            public CompletionStage<Decision> acquire(AcquireRequest request) {
+                CompletableFuture<Decision> delayed = new CompletableFuture<>();
+                backend.acquire(request).whenComplete((decision, ex) -> CompletableFuture.delayedExecutor(300,
+                        TimeUnit.MILLISECONDS).execute(() -> delayed.complete(decision)));
+                return delayed;
+            }
+
+            @Override
+            public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
+                return backend.release(request, granted);
+            }
+        };
+        ResilientRateLimitBackend resilient = new ResilientRateLimitBackend(late, Duration.ofMillis(50), 100,
+                Duration.ofSeconds(1));
+        assertThatThrownBy(() -> await(resilient.acquire(AcquireRequest.of(name, THREE, 2))))
+                .isInstanceOf(RateLimitBackendUnavailableException.class);
+        CompletableFuture<Decision> cancelled = backend.acquire(AcquireRequest.of(name, THREE, 1));
+        cancelled.cancel(false);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((backend.heldLeases() > 0 || state(backend, name, THREE).available() < 3)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(backend.heldLeases()).as("leases renewed").isZero();
+        assertThat(state(backend, name, THREE).available()).as("permits free in Redis").isEqualTo(3);
     }
 }
