@@ -169,6 +169,15 @@ flight_returns() {
     }' "$3"
 }
 
+# fails when a server already answers on $PORT (another run of this script, say): the counts would be of a server
+# this script did not start
+port_free() {
+  if [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ]; then
+    echo "a server already answers on port $PORT: set PORT to a free port" >&2
+    exit 1
+  fi
+}
+
 wait_for_server() {
   for _ in $(seq 1 200); do
     [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ] && return
@@ -207,6 +216,7 @@ fail() {
 # total instructions of a redis-server that ran $2 calls of script $1
 run() {
   local out="$WORK/callgrind.$1.$2"
+  port_free
   valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
     >/dev/null 2>&1 &
   local pid=$!
@@ -229,6 +239,7 @@ run() {
 # grants taken as setup for a give-back or a renewal
 run_flight() {
   local out="$WORK/callgrind.$1.$2" setup acquire refund
+  port_free
   valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
     >/dev/null 2>&1 &
   local pid=$!
@@ -275,6 +286,7 @@ for script in ${SCRIPTS:-one counter gcra rrl sliding bucket window}; do
 done
 
 # MEMORY USAGE of one key of the same name after one grant: the token bucket's, then the minimal GCRA's
+port_free
 "$SERVER" --port "$PORT" --save '' --appendonly no >/dev/null 2>&1 &
 server=$!
 wait_for_server

@@ -73,19 +73,20 @@ final class InFlightScenario {
             List<RedissonRateLimitBackend> backends = instances.stream().map(context -> context.getBean(
                     RateLimitAutoConfiguration.REDISSON_BACKEND, RedissonRateLimitBackend.class)).toList();
             boolean quick = settings.quick();
-            Duration loadRun = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(5);
+            Duration loadRun = quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
+            String export = InFlightService.EXPORT_KEY;
 
             BenchmarkMain.log("in-flight: " + CALLERS + " callers on a limit of " + InFlightService.LIMIT);
             checked(InFlightLoad.run(services, CALLERS, quick ? Duration.ofMillis(300) : Duration.ofSeconds(2), SEED));
-            settle(backends);
+            settle(backends, redis, export);
             InFlightLoad.Result load = checked(InFlightLoad.run(services, CALLERS, loadRun, SEED + 1));
-            settle(backends);
+            settle(backends, redis, export);
             BenchmarkMain.log("in-flight: the same, traced");
             LeaseTrace.Result trace;
             InFlightLoad.Result traced;
-            try (LeaseTrace tracing = LeaseTrace.start(redis, InFlightService.EXPORT_KEY)) {
+            try (LeaseTrace tracing = LeaseTrace.start(redis, export)) {
                 traced = checked(InFlightLoad.run(services, CALLERS, loadRun, SEED + 2));
-                settle(backends);
+                settle(backends, redis, export);
                 trace = tracing.stop();
             }
 
@@ -129,22 +130,28 @@ final class InFlightScenario {
             if (failure[0] != null) {
                 throw new IllegalStateException("A call longer than its lease period failed", failure[0]);
             }
-            int stillRenewed = settle(backends);
+            int stillRenewed = settle(backends, redis, InFlightService.LONG_KEY);
             return new LongCalls(LONG_CALLS, holdMillis, tracing.stop(), stillRenewed);
         }
     }
 
     /**
-     * Waits up to 5 s for the instances to stop renewing leases (each stops as it sends a give-back), then a little
-     * for the last give-backs to reach Redis; returns the leases still renewed.
+     * Waits up to 10 s for the instances to stop renewing leases (each stops as it sends a give-back) and for the
+     * give-backs to empty the leases of the limiter of {@code key} in Redis; returns the leases still renewed.
      */
-    private static int settle(List<RedissonRateLimitBackend> backends) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (held(backends) > 0 && System.nanoTime() < until) {
+    private static int settle(List<RedissonRateLimitBackend> backends, RedisProbe redis, String key)
+            throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while ((held(backends) > 0 || leasesInRedis(redis, key) > 0) && System.nanoTime() < until) {
             Thread.sleep(10);
         }
-        Thread.sleep(200);
         return held(backends);
+    }
+
+    /** The leases in Redis of the limiters whose names contain {@code key}. */
+    private static long leasesInRedis(RedisProbe redis, String key) {
+        return redis.keys("*" + key + "*").stream().filter(name -> name.endsWith(":permits"))
+                .mapToLong(redis::members).sum();
     }
 
     private static int held(List<RedissonRateLimitBackend> backends) {
