@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * flight that its one caller never fills, a sliding window no run reaches, or no limit). The variants take turns
  * round by round (the first one rotates), and each figure is the median over the rounds, each ratio the median of
  * the rounds' ratios: load from elsewhere on the machine mostly hits the variants alike. The limit's part of a call's
- * latency is what the caller waited beyond the method's own time: the decision before the call and, for the
- * in-flight limit, whatever the give-back after it keeps the caller from returning.
+ * latency is split where the method's own time ({@link InFlightService#lastCall}) splits it: before the method (the
+ * decision), and after it until the caller has its answer (for the in-flight limit, sending the give-back, whose
+ * answer the caller does not wait for).
  */
 final class InFlightLatency {
 
@@ -33,19 +34,27 @@ final class InFlightLatency {
         }
     }
 
-    /** One variant's rounds: their p50 latency and p50 and p99 of the limit's part, in µs. */
-    record Rounds(List<Double> p50Micros, List<Double> addedP50Micros, List<Double> addedP99Micros, long calls) {
+    /**
+     * One variant's rounds, in µs: their p50 latency, the p50 of the part before the method and the p50 and p99 of
+     * the part after it.
+     */
+    record Rounds(List<Double> p50Micros, List<Double> beforeP50Micros, List<Double> afterP50Micros,
+            List<Double> afterP99Micros, long calls) {
 
         double p50() {
             return Stats.median(p50Micros);
         }
 
-        double addedP50() {
-            return Stats.median(addedP50Micros);
+        double beforeP50() {
+            return Stats.median(beforeP50Micros);
         }
 
-        double addedP99() {
-            return Stats.median(addedP99Micros);
+        double afterP50() {
+            return Stats.median(afterP50Micros);
+        }
+
+        double afterP99() {
+            return Stats.median(afterP99Micros);
         }
     }
 
@@ -56,9 +65,20 @@ final class InFlightLatency {
             return medianRatio(variants.get(variant).p50Micros(), variants.get(other).p50Micros());
         }
 
-        /** The same for the limit's part of the latency (p50). */
-        double addedRatio(Variant variant, Variant other) {
-            return medianRatio(variants.get(variant).addedP50Micros(), variants.get(other).addedP50Micros());
+        /** The same for the part before the method (p50): the decision. */
+        double beforeRatio(Variant variant, Variant other) {
+            return medianRatio(variants.get(variant).beforeP50Micros(), variants.get(other).beforeP50Micros());
+        }
+
+        /** The median over the rounds of {@code variant}'s p50 part after the method less {@code other}'s, in µs. */
+        double afterDifference(Variant variant, Variant other) {
+            List<Double> mine = variants.get(variant).afterP50Micros();
+            List<Double> theirs = variants.get(other).afterP50Micros();
+            List<Double> differences = new ArrayList<>();
+            for (int round = 0; round < Math.min(mine.size(), theirs.size()); round++) {
+                differences.add(mine.get(round) - theirs.get(round));
+            }
+            return Stats.median(differences);
         }
 
         private static double medianRatio(List<Double> mine, List<Double> theirs) {
@@ -88,21 +108,23 @@ final class InFlightLatency {
         Map<Variant, Rounds> result = new EnumMap<>(Variant.class);
         measured.forEach((variant, runs) -> {
             List<Double> p50 = new ArrayList<>();
-            List<Double> addedP50 = new ArrayList<>();
-            List<Double> addedP99 = new ArrayList<>();
+            List<Double> beforeP50 = new ArrayList<>();
+            List<Double> afterP50 = new ArrayList<>();
+            List<Double> afterP99 = new ArrayList<>();
             long calls = 0;
             for (long[][] latencies : runs) {
                 p50.add(Stats.quantile(latencies[0], 0.5) / 1_000.0);
-                addedP50.add(Stats.quantile(latencies[1], 0.5) / 1_000.0);
-                addedP99.add(Stats.quantile(latencies[1], 0.99) / 1_000.0);
+                beforeP50.add(Stats.quantile(latencies[1], 0.5) / 1_000.0);
+                afterP50.add(Stats.quantile(latencies[2], 0.5) / 1_000.0);
+                afterP99.add(Stats.quantile(latencies[2], 0.99) / 1_000.0);
                 calls += latencies[0].length;
             }
-            result.put(variant, new Rounds(p50, addedP50, addedP99, calls));
+            result.put(variant, new Rounds(p50, beforeP50, afterP50, afterP99, calls));
         });
         return new Result(rounds, run, result);
     }
 
-    /** One variant for {@code run}: the sorted latencies of its calls and, sorted, their parts beyond the method's. */
+    /** One variant for {@code run}: its calls' latencies, their parts before and after the method, each sorted. */
     private static long[][] once(InFlightService service, Variant variant, Duration run) throws InterruptedException {
         CountDownLatch go = new CountDownLatch(1);
         long[][][] perCaller = new long[CALLERS][][];
@@ -113,20 +135,24 @@ final class InFlightLatency {
             int caller = c;
             Thread thread = new Thread(() -> {
                 long[] latency = new long[4_096];
-                long[] added = new long[4_096];
+                long[] before = new long[4_096];
+                long[] after = new long[4_096];
                 int count = 0;
                 try {
                     go.await();
                     while (System.nanoTime() < until) {
                         long start = System.nanoTime();
-                        long inside = call(service, variant, caller);
-                        long took = System.nanoTime() - start;
+                        call(service, variant, caller);
+                        long end = System.nanoTime();
+                        long[] inside = InFlightService.lastCall();
                         if (count == latency.length) {
                             latency = Arrays.copyOf(latency, count * 2);
-                            added = Arrays.copyOf(added, count * 2);
+                            before = Arrays.copyOf(before, count * 2);
+                            after = Arrays.copyOf(after, count * 2);
                         }
-                        latency[count] = took;
-                        added[count++] = took - inside;
+                        latency[count] = end - start;
+                        before[count] = inside[0] - start;
+                        after[count++] = end - inside[1];
                     }
                 }
                 catch (InterruptedException ex) {
@@ -135,7 +161,8 @@ final class InFlightLatency {
                 catch (RuntimeException ex) {
                     failure[0] = ex; // a refusal included: none was expected
                 }
-                perCaller[caller] = new long[][] { Arrays.copyOf(latency, count), Arrays.copyOf(added, count) };
+                perCaller[caller] = new long[][] { Arrays.copyOf(latency, count), Arrays.copyOf(before, count),
+                        Arrays.copyOf(after, count) };
             }, "in-flight-latency-" + c);
             thread.setDaemon(true);
             threads.add(thread);
@@ -149,17 +176,20 @@ final class InFlightLatency {
         if (failure[0] != null) {
             throw new IllegalStateException(variant.label + ": a call failed", failure[0]);
         }
-        long[] latencies = Arrays.stream(perCaller).flatMapToLong(calls -> Arrays.stream(calls[0])).sorted().toArray();
-        long[] added = Arrays.stream(perCaller).flatMapToLong(calls -> Arrays.stream(calls[1])).sorted().toArray();
-        return new long[][] { latencies, added };
+        long[][] sorted = new long[3][];
+        for (int part = 0; part < sorted.length; part++) {
+            int of = part;
+            sorted[part] = Arrays.stream(perCaller).flatMapToLong(calls -> Arrays.stream(calls[of])).sorted().toArray();
+        }
+        return sorted;
     }
 
-    private static long call(InFlightService service, Variant variant, int caller) {
+    private static void call(InFlightService service, Variant variant, int caller) {
         long hold = HOLD.toNanos();
-        return switch (variant) {
+        switch (variant) {
             case NONE -> service.unlimited(caller, hold);
             case SLIDING_WINDOW -> service.slidingWindow(caller, hold);
             case IN_FLIGHT -> service.inFlight(caller, hold);
-        };
+        }
     }
 }

@@ -122,23 +122,26 @@ final class InFlightReport {
         md.append(String.format(Locale.ROOT, "%d callers, each on a limiter of its own, call one method in a closed "
                 + "loop, every call holding %d ms: under an in-flight limit of %d that a caller alone never fills, "
                 + "under a sliding window no run reaches, and with no limit. %d rounds of %,d ms, the three taking "
-                + "turns; medians over the rounds. The limit's part of a call: the caller's latency less the time the "
-                + "method held it.\n\n", InFlightLatency.CALLERS, InFlightLatency.HOLD.toMillis(),
-                InFlightService.LIMIT, latency.rounds(), latency.run().toMillis()));
-        md.append("| limit | calls | p50 latency, µs | the limit's part at p50, µs | the limit's part at p99, µs |\n"
-                + "| --- | ---: | ---: | ---: | ---: |\n");
+                + "turns; medians over the rounds. The caller's latency less the method's own time is split where "
+                + "the method entered and left: before it (the decision) and after it, until the caller has its "
+                + "answer (for the in-flight limit, sending the give-back, whose answer the caller does not wait "
+                + "for).\n\n", InFlightLatency.CALLERS, InFlightLatency.HOLD.toMillis(), InFlightService.LIMIT,
+                latency.rounds(), latency.run().toMillis()));
+        md.append("| limit | calls | p50 latency, µs | before the method, p50 µs | after the method, p50 µs "
+                + "| after the method, p99 µs |\n| --- | ---: | ---: | ---: | ---: | ---: |\n");
         for (InFlightLatency.Variant variant : InFlightLatency.Variant.values()) {
             InFlightLatency.Rounds rounds = latency.variants().get(variant);
-            md.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %,.0f |\n", variant.label,
-                    rounds.calls(), rounds.p50(), rounds.addedP50(), rounds.addedP99()));
+            md.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f | %,.0f | %,.0f |\n", variant.label,
+                    rounds.calls(), rounds.p50(), rounds.beforeP50(), rounds.afterP50(), rounds.afterP99()));
         }
-        md.append(String.format(Locale.ROOT, "\nThe caller's p50 latency over the unlimited call's, per round: %.3f "
-                + "under the in-flight limit, %.3f under the sliding window. The in-flight limit's part over the "
-                + "sliding window's: **%.2f** (both decide once before the call; the in-flight limit's give-back is "
-                + "sent after the method returned, and the caller does not wait for its answer).\n",
+        md.append(String.format(Locale.ROOT, "\nThe caller's p50 latency over the unlimited call's, per round: "
+                + "**%.3f** under the in-flight limit, %.3f under the sliding window. Before the method, the in-flight "
+                + "limit's decision over the sliding window's: %.2f. After the method, what sending the give-back adds "
+                + "to the caller (the in-flight limit's part less the sliding window's, p50): **%.0f µs**.\n",
                 latency.ratio(InFlightLatency.Variant.IN_FLIGHT, InFlightLatency.Variant.NONE),
                 latency.ratio(InFlightLatency.Variant.SLIDING_WINDOW, InFlightLatency.Variant.NONE),
-                latency.addedRatio(InFlightLatency.Variant.IN_FLIGHT, InFlightLatency.Variant.SLIDING_WINDOW)));
+                latency.beforeRatio(InFlightLatency.Variant.IN_FLIGHT, InFlightLatency.Variant.SLIDING_WINDOW),
+                latency.afterDifference(InFlightLatency.Variant.IN_FLIGHT, InFlightLatency.Variant.SLIDING_WINDOW)));
     }
 
     private static void memory(StringBuilder md, List<InFlightMemory.Result> memory) {

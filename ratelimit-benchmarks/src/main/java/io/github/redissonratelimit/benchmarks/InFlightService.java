@@ -9,7 +9,8 @@ import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 /**
  * Calls under an in-flight limit, called through their Spring proxy, beside an unlimited and a rate-limited twin
  * ({@link InFlightScenario}). Each holds the calling thread for the nanoseconds it is given and returns how long it
- * held it, so that a caller can tell the limit's part of its latency from the call's own.
+ * held it; {@link #lastCall} tells when the last call on the thread entered and left the method, so that a caller
+ * can tell the limit's part of its latency before the call from its part after.
  */
 public class InFlightService {
 
@@ -26,6 +27,7 @@ public class InFlightService {
     // every application context of a run has its own bean: the calls inside a method are counted across them
     private static final AtomicInteger inside = new AtomicInteger();
     private static final AtomicInteger mostInside = new AtomicInteger();
+    private static final ThreadLocal<long[]> lastCall = ThreadLocal.withInitial(() -> new long[2]);
 
     @RateLimit(key = "'" + EXPORT_KEY + "'", rate = LIMIT, algorithm = RateLimitAlgorithm.IN_FLIGHT)
     public long export(long holdNanos) {
@@ -64,6 +66,11 @@ public class InFlightService {
         return mostInside.getAndSet(inside.get());
     }
 
+    /** When the last call on this thread entered and left the method ({@link System#nanoTime()}). */
+    static long[] lastCall() {
+        return lastCall.get();
+    }
+
     private static long hold(long holdNanos) {
         long start = System.nanoTime();
         long left = holdNanos;
@@ -71,6 +78,10 @@ public class InFlightService {
             LockSupport.parkNanos(left);
             left = holdNanos - (System.nanoTime() - start);
         }
-        return System.nanoTime() - start;
+        long end = System.nanoTime();
+        long[] call = lastCall.get();
+        call[0] = start;
+        call[1] = end;
+        return end - start;
     }
 }
