@@ -73,11 +73,11 @@ final class InFlightScenario {
             List<RedissonRateLimitBackend> backends = instances.stream().map(context -> context.getBean(
                     RateLimitAutoConfiguration.REDISSON_BACKEND, RedissonRateLimitBackend.class)).toList();
             boolean quick = settings.quick();
-            Duration loadRun = quick ? Duration.ofMillis(500) : Duration.ofSeconds(5);
+            Duration loadRun = quick ? Duration.ofMillis(300) : Duration.ofSeconds(5);
             String export = InFlightService.EXPORT_KEY;
 
             BenchmarkMain.log("in-flight: " + CALLERS + " callers on a limit of " + InFlightService.LIMIT);
-            checked(InFlightLoad.run(services, CALLERS, quick ? Duration.ofMillis(300) : Duration.ofSeconds(2), SEED));
+            checked(InFlightLoad.run(services, CALLERS, quick ? Duration.ofMillis(200) : Duration.ofSeconds(2), SEED));
             settle(backends, redis, export);
             InFlightLoad.Result load = checked(InFlightLoad.run(services, CALLERS, loadRun, SEED + 1));
             settle(backends, redis, export);
@@ -94,8 +94,8 @@ final class InFlightScenario {
             LongCalls longCalls = longCalls(services, backends, redis, quick ? 1_250 : 2_250);
 
             BenchmarkMain.log("in-flight: the caller's latency with and without the limit");
-            InFlightLatency.Result latency = InFlightLatency.run(services.get(0), quick ? 2 : settings.redisTimeRounds(),
-                    quick ? Duration.ofMillis(200) : settings.run());
+            InFlightLatency.Result latency = InFlightLatency.run(services.get(0), quick ? 1 : settings.redisTimeRounds(),
+                    quick ? Duration.ofMillis(100) : settings.run());
             List<InFlightMemory.Result> memory = InFlightMemory.run(backends.get(0), redis, quick);
             return new Result(loadRun, load, traced, trace, longCalls, latency, memory);
         }
