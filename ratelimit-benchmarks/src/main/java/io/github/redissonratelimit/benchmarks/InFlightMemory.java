@@ -30,7 +30,7 @@ final class InFlightMemory {
      * held a lease ended unrenewed before the limiter was full and Redisson's pings timed out on this machine.
      */
     static final long[] LEASES = { 1, 8, 128, 129, 1_000 };
-    static final long[] QUICK_LEASES = { 8, 1_000 };
+    static final long[] QUICK_LEASES = { 8, 129 };
 
     /** Grants asked at once while filling: they share Redisson's pipelines. */
     private static final int BATCH = 2_000;

@@ -36,7 +36,7 @@ class BenchmarkMainSmokeTest {
                 "### Round trips per call", "Goals: script calls per admitted call of a few ms: **2.000** ✔",
                 "leases the instances still renewed after the calls: **0** ✔",
                 "### The caller's latency with and without the limit", "| an in-flight limit of 8 | ",
-                "### Memory per in-flight limiter, by leases held", "| 1,000 | `:permits`, `:value` | ", "| 8 | ");
+                "### Memory per in-flight limiter, by leases held", "| 129 | `:permits`, `:value` | ", "| 8 | ");
         assertThat(markdown).doesNotContain("NaN");
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
