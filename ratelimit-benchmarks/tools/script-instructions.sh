@@ -40,9 +40,9 @@
 #
 # Needs valgrind, redis-cli, unzip, strings, a redis-server binary (REDIS_SERVER, default: redis-server on PATH; the
 # one embedded-redis unpacks works too) and Redisson 4.7.0's jar (REDISSON_JAR, default: the local Maven
-# repository's). Run from the repository's root (about twelve minutes; SCRIPTS="sliding rrl" measures only those, and
+# repository's). Run from the repository's root (six to ten minutes; SCRIPTS="sliding rrl" measures only those, and
 # SCRIPTS="one sliding flight-acquire flight-give-back flight-renew" the in-flight limit's calls beside the sliding
-# window's decision, about eight minutes):
+# window's decision, five to eight minutes):
 #   ratelimit-benchmarks/tools/script-instructions.sh
 set -euo pipefail
 SERVER=${REDIS_SERVER:-redis-server}
