@@ -19,6 +19,20 @@
 #   gcra:    the harness's minimal GCRA (reference-gcra.lua) with the bucket's emission and burst as constants
 #   counter: a minimal fixed window: INCR, PEXPIRE on the first
 #   one:     a script that only returns 1
+# The in-flight limit's calls, each as the starter sends it (Redis's clock, OVERALL, no config check): its decision
+# through the script every algorithm without a fast path of its own goes through (LuaScripts.ACQUIRE: the shared
+# files, every algorithm's file, switch, decide, algorithms, acquire), its give-back and its renewal through
+# LuaScripts.REFUND (the shared files, every algorithm's file, refund), with the receipt its grant's reply ended with.
+# 2,048 limiters of 8 in flight, a lease period of 1 h (so that no lease ends during the run; the period is only a
+# number to the scripts), one call after the other; (instructions for 12,288 calls - for 2,048) / 10,240:
+#   flight-acquire:   each limiter takes 6 leases, one per turn: the calls counted find 1 to 5 leases held
+#   flight-give-back: after 6 leases per limiter were taken, they are given back in the order they were taken: the
+#                     give-backs counted find 5 to 1 held (the last one empties the leases key, which Redis deletes)
+#   flight-renew:     after 3 leases per limiter were taken, they are renewed in the order they were taken, over and
+#                     over: each renewal counted finds 3 held
+# One in-flight call costs Redis its acquire and its give-back, and one renewal a third of a lease period after its
+# grant and every third after that while it runs.
+#
 # The memory: one token bucket grant of 100,000 per hour (burst 100,000) and one minimal GCRA grant, each on the key
 # rate_limit:{memory:token-bucket:100000}:value alone (the harness's memory scenario's name). The figures depend on
 # the redis-server's allocator: jemalloc (Debian's redis-server) rounds a string up to its size class, the libc malloc
@@ -26,7 +40,9 @@
 #
 # Needs valgrind, redis-cli, unzip, strings, a redis-server binary (REDIS_SERVER, default: redis-server on PATH; the
 # one embedded-redis unpacks works too) and Redisson 4.7.0's jar (REDISSON_JAR, default: the local Maven
-# repository's). Run from the repository's root (about five minutes; SCRIPTS="sliding rrl" measures only those):
+# repository's). Run from the repository's root (six to ten minutes; SCRIPTS="sliding rrl" measures only those, and
+# SCRIPTS="one sliding flight-acquire flight-give-back flight-renew" the in-flight limit's calls beside the sliding
+# window's decision, five to eight minutes):
 #   ratelimit-benchmarks/tools/script-instructions.sh
 set -euo pipefail
 SERVER=${REDIS_SERVER:-redis-server}
@@ -62,6 +78,28 @@ end
 return count
 EOF
 echo 'return 1' > "$WORK/one.lua"
+
+# the in-flight limit's two scripts, made as LuaScripts makes them: the shared files, every algorithm's file in the
+# order Algorithms registers them (Algorithms.files()), then the script's own files, each ending with a newline
+ALGORITHM_FILES="token-bucket fixed-window in-flight"
+for file in $(grep -l '^register_kind(' $LUA/*.lua); do
+  case " $ALGORITHM_FILES " in
+    *" $(basename "$file" .lua) "*) ;;
+    *) echo "$file registers an algorithm this script does not put into the scripts it composes" >&2; exit 1 ;;
+  esac
+done
+compose() { # $1: the script's name, then its own files
+  local name=$1
+  shift
+  for file in clock keyed common $ALGORITHM_FILES "$@"; do
+    sed -e '$a\' "$LUA/$file.lua"
+  done > "$WORK/$name.lua"
+}
+compose flight-acquire switch decide algorithms acquire
+compose flight-refund refund
+FLIGHT_LIMITERS=2048
+FLIGHT_FEW=2048
+FLIGHT_MANY=12288
 
 # the redis-cli commands of $3 calls of script $1 (SHA $2): a trySetRate for rrl first, then the calls
 commands() {
@@ -99,6 +137,45 @@ commands() {
       }
     }
   }'
+}
+
+# the redis-cli commands of $2 in-flight grants (SHA $1), one per limiter in turn: a limit of 8, a lease of 1 h
+flight_acquires() {
+  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" 'BEGIN {
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    for (i = 0; i < calls; i++) {
+      name = sprintf("rate_limit:{tenant-%d}", i % limiters)
+      n = i + 1; id = ""
+      do { id = substr(digits, n % 36 + 1, 1) id; n = int(n / 36) } while (n > 0)
+      id = "Xq3_a9Zk" substr("00000000", 1, 8 - length(id)) id
+      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s \"i 1 0 0 - 8:3600000 %s\"\n", sha, name,
+        name, name, client, name, name, client, id
+    }
+  }'
+}
+
+# the redis-cli commands of $2 give-backs (SHA $1) of the leases listed in file $3 (lease i taken by limiter i mod
+# FLIGHT_LIMITERS), in that order and round again; renewals with $4 = renew
+flight_returns() {
+  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" -v renew="${4:-}" '
+    { lease[count++] = $1 }
+    END {
+      for (k = 0; k < calls; k++) {
+        i = k % count
+        name = sprintf("rate_limit:{tenant-%d}", i % limiters)
+        printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s 1 0 0 r%s%s\n", sha, name, name, name,
+          client, name, name, client, lease[i], renew == "" ? "" : " renew"
+      }
+    }' "$3"
+}
+
+# fails when a server already answers on $PORT (another run of this script, say): the counts would be of a server
+# this script did not start
+port_free() {
+  if [ "$(redis-cli -p "$PORT" PING 2>/dev/null)" = PONG ]; then
+    echo "a server already answers on port $PORT: set PORT to a free port" >&2
+    exit 1
+  fi
 }
 
 wait_for_server() {
@@ -139,6 +216,7 @@ fail() {
 # total instructions of a redis-server that ran $2 calls of script $1
 run() {
   local out="$WORK/callgrind.$1.$2"
+  port_free
   valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
     >/dev/null 2>&1 &
   local pid=$!
@@ -157,18 +235,59 @@ run() {
   grep '^totals:' "$out" | awk '{print $2}'
 }
 
-measure() {
-  local few many
-  few=$(run "$1" 2000)
-  many=$(run "$1" 12000)
-  echo "$1: $(( (many - few) / 10000 )) instructions per call"
+# total instructions of a redis-server that answered $2 in-flight calls of kind $1 (see the header), after the same
+# grants taken as setup for a give-back or a renewal
+run_flight() {
+  local out="$WORK/callgrind.$1.$2" setup acquire refund
+  port_free
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$SERVER" --port "$PORT" --save '' --appendonly no \
+    >/dev/null 2>&1 &
+  local pid=$!
+  wait_for_server
+  acquire=$(redis-cli -p "$PORT" -x SCRIPT LOAD < "$WORK/flight-acquire.lua")
+  refund=$(redis-cli -p "$PORT" -x SCRIPT LOAD < "$WORK/flight-refund.lua")
+  case $1 in
+    flight-acquire) setup=$2 ;;
+    flight-give-back) setup=$FLIGHT_MANY ;;
+    flight-renew) setup=$((FLIGHT_LIMITERS * 3)) ;;
+    *) fail "$1" "no such in-flight case (flight-acquire, flight-give-back, flight-renew)" ;;
+  esac
+  flight_acquires "$acquire" "$setup" | redis-cli -p "$PORT" > "$WORK/replies"
+  # a grant answers 0, the free permits, 0 and its lease id, one per line
+  awk -v leases="$WORK/leases" 'NR % 4 == 1 && $1 != "0" { bad = 1 } NR % 4 == 0 { print $1 > leases }
+    END { exit bad }' "$WORK/replies" || fail "$1" "not every call was granted: $(head -4 "$WORK/replies" | tr '\n' ' ')"
+  [ "$(wc -l < "$WORK/leases")" -eq "$setup" ] || fail "$1" "$(wc -l < "$WORK/leases") grants of $setup"
+  if [ "$1" != flight-acquire ]; then
+    flight_returns "$refund" "$2" "$WORK/leases" "$([ "$1" = flight-renew ] && echo renew)" \
+      | redis-cli -p "$PORT" > "$WORK/returned"
+    # 1: the lease was held, and is now given back or renewed
+    [ "$(grep -c '^1$' "$WORK/returned")" -eq "$2" ] || fail "$1" "a lease was not held: $(sort "$WORK/returned" | uniq -c)"
+  fi
+  redis-cli -p "$PORT" SHUTDOWN NOSAVE >/dev/null 2>&1 || true
+  wait "$pid" || true
+  grep '^totals:' "$out" | awk '{print $2}'
 }
 
-for script in ${SCRIPTS:-one counter gcra rrl sliding bucket window}; do
+measure() {
+  local few many
+  case $1 in
+    flight-*)
+      few=$(run_flight "$1" $FLIGHT_FEW)
+      many=$(run_flight "$1" $FLIGHT_MANY)
+      echo "$1: $(( (many - few) / (FLIGHT_MANY - FLIGHT_FEW) )) instructions per call" ;;
+    *)
+      few=$(run "$1" 2000)
+      many=$(run "$1" 12000)
+      echo "$1: $(( (many - few) / 10000 )) instructions per call" ;;
+  esac
+}
+
+for script in ${SCRIPTS:-one counter gcra rrl sliding bucket window flight-acquire flight-give-back flight-renew}; do
   measure $script
 done
 
 # MEMORY USAGE of one key of the same name after one grant: the token bucket's, then the minimal GCRA's
+port_free
 "$SERVER" --port "$PORT" --save '' --appendonly no >/dev/null 2>&1 &
 server=$!
 wait_for_server

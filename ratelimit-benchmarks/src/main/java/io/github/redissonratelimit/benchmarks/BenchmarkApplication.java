@@ -26,6 +26,11 @@ public class BenchmarkApplication {
     }
 
     @Bean
+    InFlightService inFlightService() {
+        return new InFlightService();
+    }
+
+    @Bean
     NaiveService naiveService() {
         return new NaiveService();
     }

@@ -35,7 +35,8 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
 /**
  * Runs every benchmark in one go against one redis-server it starts itself, and writes
  * {@code benchmarks.md}, {@code benchmarks.svg} and {@code algorithms.svg} into the output directory; with
- * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}).
+ * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}), with
+ * {@code --only in-flight} just the section on in-flight limits ({@link InFlightScenario#runAlone}).
  */
 public final class BenchmarkMain {
 
@@ -44,8 +45,13 @@ public final class BenchmarkMain {
 
     public static void main(String[] args) throws Exception {
         Settings settings = Settings.parse(args);
-        Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);
-        System.out.println("Wrote " + report.toAbsolutePath());
+        if (settings.inFlightOnly()) {
+            InFlightScenario.runAlone(settings);
+        }
+        else {
+            Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);
+            System.out.println("Wrote " + report.toAbsolutePath());
+        }
         System.exit(0); // Redisson's and JMH's non-daemon threads must not keep the JVM alive
     }
 
@@ -186,6 +192,7 @@ public final class BenchmarkMain {
         log("instructions per decision (callgrind)");
         ScriptInstructions.count(results);
         AlgorithmScenario.run(redisson, redis, results);
+        results.inFlight = InFlightScenario.run(redis, settings);
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);
     }

@@ -22,6 +22,7 @@ final class MissedGoals {
         missedOtherGoals(results, missed);
         missedRedisTime(results, missed);
         AlgorithmReport.missed(results, missed);
+        InFlightReport.missed(results, missed);
         for (HttpScenario.Result http : results.http) {
             missedOverHttp(results, http, missed);
         }

@@ -20,6 +20,7 @@ final class Report {
         commands(md, results);
         RedisTimeReport.render(md, results);
         AlgorithmReport.render(md, results);
+        InFlightReport.render(md, results);
         ScenarioReport.render(md, results);
         MissedGoals.render(md, results);
         return md.toString();

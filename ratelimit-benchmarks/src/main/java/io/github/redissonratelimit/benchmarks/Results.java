@@ -43,6 +43,8 @@ final class Results {
     /** How redis-server and the harness were placed on the CPUs while Redis's time per decision was measured. */
     String redisTimePlacement;
     AlgorithmBursts.Result bursts;
+    /** The section on in-flight limits ({@link InFlightScenario}). */
+    InFlightScenario.Result inFlight;
     double pingMicros;
     List<HttpScenario.Result> http;
     Map<String, double[]> microbenchmarks;

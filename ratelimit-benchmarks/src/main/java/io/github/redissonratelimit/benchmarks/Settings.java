@@ -5,11 +5,23 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * How long and how often the harness measures; {@code algorithmsOnly} ({@code --only algorithms}) runs just the
- * sections on the limiting algorithms ({@link AlgorithmScenario}).
+ * How long and how often the harness measures; {@code only} the one section to run ({@code --only algorithms}: the
+ * sections on the limiting algorithms, {@link AlgorithmScenario}; {@code --only in-flight}: the section on in-flight
+ * limits, {@link InFlightScenario}), null for every section.
  */
 record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<Integer> threadCounts,
-        Duration flood, int monitoredDecisions, Path outputDirectory, boolean algorithmsOnly) {
+        Duration flood, int monitoredDecisions, Path outputDirectory, String only) {
+
+    static final String ALGORITHMS = "algorithms";
+    static final String IN_FLIGHT = "in-flight";
+
+    boolean algorithmsOnly() {
+        return ALGORITHMS.equals(only);
+    }
+
+    boolean inFlightOnly() {
+        return IN_FLIGHT.equals(only);
+    }
 
     /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
     int redisTimeRounds() {
@@ -31,31 +43,32 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
         Path output = Path.of("docs");
         Integer rounds = null;
         Duration run = null;
-        boolean algorithmsOnly = false;
+        String only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
                 case "--output" -> output = Path.of(value(args, ++i, "--output"));
                 case "--rounds" -> rounds = Integer.parseInt(value(args, ++i, "--rounds"));
                 case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
-                case "--only" -> algorithmsOnly = only(value(args, ++i, "--only"));
+                case "--only" -> only = section(value(args, ++i, "--only"));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms");
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight");
             }
         }
         if (quick) {
             return new Settings(true, rounds == null ? 1 : rounds, run == null ? Duration.ofMillis(300) : run,
-                    Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output, algorithmsOnly);
+                    Duration.ofMillis(300), List.of(1, 4), Duration.ofMillis(1_500), 20, output, only);
         }
         return new Settings(false, rounds == null ? 20 : rounds, run == null ? Duration.ofMillis(800) : run,
-                Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output, algorithmsOnly);
+                Duration.ofSeconds(4), List.of(1, 8, 32), Duration.ofSeconds(10), 200, output, only);
     }
 
-    private static boolean only(String section) {
-        if (!section.equals("algorithms")) {
-            throw new IllegalArgumentException("Unknown section " + section + " for --only; expected algorithms");
+    private static String section(String section) {
+        if (!section.equals(ALGORITHMS) && !section.equals(IN_FLIGHT)) {
+            throw new IllegalArgumentException("Unknown section " + section + " for --only; expected " + ALGORITHMS
+                    + " or " + IN_FLIGHT);
         }
-        return true;
+        return section;
     }
 
     private static String value(String[] args, int index, String option) {

@@ -31,7 +31,12 @@ class BenchmarkMainSmokeTest {
                 "`interceptorWithLocalRejection`", "`springProxy`", "## Algorithms",
                 "### Redis time per decision, by algorithm", "| sliding window | ", "| token bucket | ",
                 "| fixed window | ", "Goals: Redis time per token bucket decision ≤ 6 µs",
-                "Goal: a token bucket ≤ 100 B per limiter", "](algorithms.svg)");
+                "Goal: a token bucket ≤ 100 B per limiter", "](algorithms.svg)", "## In-flight limits",
+                "### 32 callers on a limit of 8", "| traced | ", "Goal: at most 8 permits held at once, traced in Redis",
+                "### Round trips per call", "Goals: script calls per admitted call of a few ms: **2.000** ✔",
+                "leases the instances still renewed after the calls: **0** ✔",
+                "### The caller's latency with and without the limit", "| an in-flight limit of 8 | ",
+                "### Memory per in-flight limiter, by leases held", "| 129 | `:permits`, `:value` | ", "| 8 | ");
         assertThat(markdown).doesNotContain("NaN");
 
         String svg = Files.readString(output.resolve("benchmarks.svg"));
@@ -45,9 +50,12 @@ class BenchmarkMainSmokeTest {
     }
 
     @Test
-    void onlyTheAlgorithmsCanBeRunAlone() {
+    void theAlgorithmsOrTheInFlightLimitsCanBeRunAlone() {
         assertThat(Settings.parse("--only", "algorithms").algorithmsOnly()).isTrue();
+        assertThat(Settings.parse("--only", "algorithms").inFlightOnly()).isFalse();
+        assertThat(Settings.parse("--only", "in-flight").inFlightOnly()).isTrue();
         assertThat(Settings.parse("--quick").algorithmsOnly()).isFalse();
+        assertThat(Settings.parse("--quick").inFlightOnly()).isFalse();
         assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--only", "http"))
                 .withMessageContaining("Unknown section http");
     }
