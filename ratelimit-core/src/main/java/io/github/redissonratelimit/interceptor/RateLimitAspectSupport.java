@@ -198,6 +198,7 @@ abstract class RateLimitAspectSupport {
         CompletableFuture<Acquisition> result = all.handle((ignored, ex) -> answers.settle(acquisition, decisions, starts,
                 settled)).thenCompose(Function.identity());
         BackendRequests.endWaitsWhenCancelled(result, calls, decisions, settled);
+        refunds.giveBackHeldWhenCancelled(result, calls, decisions, settled);
         return result;
     }
 

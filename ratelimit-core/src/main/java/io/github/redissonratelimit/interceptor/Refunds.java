@@ -10,6 +10,7 @@ import org.springframework.util.function.SingletonSupplier;
 
 import io.github.redissonratelimit.log.LogSafe;
 import io.github.redissonratelimit.limiter.Completions;
+import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
 /**
@@ -102,6 +103,55 @@ final class Refunds {
                 }
             });
         }
+    }
+
+    /**
+     * A caller that stops waiting for its decisions (a cancelled future or subscription) cancels {@code result}
+     * before its acquisition is known: the grants its decisions made or make later of limits held until the call's
+     * end (an in-flight limit's) go back, since no call holds them. A decision still on its way is cancelled by the
+     * caller's cancel or not; either way its grant comes back here.
+     */
+    void giveBackHeldWhenCancelled(CompletableFuture<Acquisition> result, List<LimitCall> calls,
+            CompletableFuture<Decision>[] decisions, int asked) {
+        boolean holds = false;
+        for (int i = 0; i < asked && !holds; i++) {
+            holds = calls.get(i).request().spec().algorithm().held();
+        }
+        if (!holds) {
+            return;
+        }
+        result.whenComplete((acquisition, ex) -> {
+            if (!result.isCancelled()) {
+                return;
+            }
+            for (int i = 0; i < asked; i++) {
+                LimitCall call = calls.get(i);
+                if (call.request().spec().algorithm().held()) {
+                    decisions[i].thenAccept(decision -> {
+                        if (decision.allowed()) {
+                            release(call, decision);
+                        }
+                    });
+                }
+            }
+        });
+    }
+
+    private void release(LimitCall call, Decision decision) {
+        CompletionStage<Void> release;
+        try {
+            release = backend.obtain().release(call.request(), decision);
+        }
+        catch (RuntimeException ex) {
+            release = CompletableFuture.failedFuture(ex);
+        }
+        release.whenComplete((ignored, ex) -> {
+            if (ex != null) {
+                logger.warn("Could not give back " + call.permits() + " permit(s) of "
+                        + LogSafe.text(call.limiterName()) + " for a call cancelled before it ran: they return when "
+                        + "their lease ends", Completions.unwrap(ex));
+            }
+        });
     }
 
     private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {
