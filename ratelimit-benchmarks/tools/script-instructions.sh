@@ -51,6 +51,8 @@ REDISSON_JAR=${REDISSON_JAR:-$HOME/.m2/repository/org/redisson/redisson/4.7.0/re
 LUA=ratelimit-core/src/main/resources/META-INF/scripts/redisson-ratelimit
 LIMITERS=256
 CLIENT_ID=7c1e5a3b-2f4d-4e6a-9b8c-0d1e2f3a4b5c
+# the instance an in-flight lease names as its holder (<pid>@<host>; a Kubernetes pod's name here)
+HOLDER=48213@orders-7f9c4b6d5-x2kqp
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -103,7 +105,7 @@ FLIGHT_MANY=12288
 
 # the redis-cli commands of $3 calls of script $1 (SHA $2): a trySetRate for rrl first, then the calls
 commands() {
-  awk -v kind="$1" -v sha="$2" -v calls="$3" -v limiters="$LIMITERS" -v client="$CLIENT_ID" 'BEGIN {
+  awk -v kind="$1" -v sha="$2" -v calls="$3" -v limiters="$LIMITERS" -v client="$CLIENT_ID" -v holder="$HOLDER" 'BEGIN {
     srand(1)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     if (kind == "rrl") {
@@ -141,15 +143,15 @@ commands() {
 
 # the redis-cli commands of $2 in-flight grants (SHA $1), one per limiter in turn: a limit of 8, a lease of 1 h
 flight_acquires() {
-  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" 'BEGIN {
+  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" -v holder="$HOLDER" 'BEGIN {
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     for (i = 0; i < calls; i++) {
       name = sprintf("rate_limit:{tenant-%d}", i % limiters)
       n = i + 1; id = ""
       do { id = substr(digits, n % 36 + 1, 1) id; n = int(n / 36) } while (n > 0)
       id = "Xq3_a9Zk" substr("00000000", 1, 8 - length(id)) id
-      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s \"i 1 0 0 - 8:3600000 %s\"\n", sha, name,
-        name, name, client, name, name, client, id
+      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s \"i 1 0 0 - 8:3600000 %s %s\"\n", sha, name,
+        name, name, client, name, name, client, id, holder
     }
   }'
 }
@@ -157,14 +159,14 @@ flight_acquires() {
 # the redis-cli commands of $2 give-backs (SHA $1) of the leases listed in file $3 (lease i taken by limiter i mod
 # FLIGHT_LIMITERS), in that order and round again; renewals with $4 = renew
 flight_returns() {
-  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" -v renew="${4:-}" '
+  awk -v sha="$1" -v calls="$2" -v limiters="$FLIGHT_LIMITERS" -v client="$CLIENT_ID" -v holder="$HOLDER" -v renew="${4:-}" '
     { lease[count++] = $1 }
     END {
       for (k = 0; k < calls; k++) {
         i = k % count
         name = sprintf("rate_limit:{tenant-%d}", i % limiters)
-        printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s 1 0 0 r%s%s\n", sha, name, name, name,
-          client, name, name, client, lease[i], renew == "" ? "" : " renew"
+        printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s 1 0 0 r%s %s%s\n", sha, name, name,
+          name, client, name, name, client, lease[i], holder, renew == "" ? "" : " renew"
       }
     }' "$3"
 }

@@ -2,7 +2,8 @@
 -- renewed, one lease period after it was taken or last renewed (prepended to the scripts that know it, after
 -- keyed.lua). Two keys of the limiter's type: its free-permits key (keys[2] OVERALL, keys[3] PER_CLIENT) holding
 -- 'i<held>:<last lease id>:<rate>:<lease ms>', and its grants key (keys[4], keys[5]) holding one member per lease,
--- '<lease id>:<permits>', scored with the ms (Redis's clock) at which it ends. A lease id is the µs of the grant,
+-- '<lease id>:<permits>:<holder>', scored with the ms (Redis's clock) at which it ends; the holder names the instance
+-- that took it (for the actuator: who holds how many). A lease id is the µs of the grant,
 -- or one more than the last id when that is later: unique for the limiter even after its keys were deleted, so that
 -- the give-back of a lease from before a reset never takes a later lease. Held = the permits of the leases not
 -- ended; a lease that ended is dropped with its permits by the next call that reads the limiter. Both keys expire
@@ -35,7 +36,7 @@ local function flight_ended(leasesKey, now, drop)
   end
   local permits = 0
   for i = 1, #ended do
-    permits = permits + tonumber(string.match(ended[i], ':(%d+)$'))
+    permits = permits + tonumber(string.match(ended[i], '^%d+:(%d+)'))
   end
   if drop then
     redis.call('zremrangebyscore', leasesKey, '-inf', now)
@@ -53,7 +54,7 @@ end
 -- Takes `wanted` permits for one lease, or refuses. Returns {0, free, 0, lease id} for a grant, {1, free, 0} for a
 -- refusal (when permits come back is not known: when a call ends), {-1, rate} when it asks for more than the rate.
 -- changed: the config changed with this call, so the state is written whatever the decision.
-local function flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, changed)
+local function flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, changed, holder)
   if wanted > state.rate then
     if changed then
       flight_write(valueKey, leasesKey, state)
@@ -67,21 +68,21 @@ local function flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros,
     return {1, math.max(0, state.rate - state.held), 0}
   end
   local id = math.max(nowMicros, state.last + 1)
-  redis.call('zadd', leasesKey, now + state.lease, string.format('%d:%d', id, wanted))
+  redis.call('zadd', leasesKey, now + state.lease, string.format('%d:%d:%s', id, wanted, holder))
   state.held, state.last = state.held + wanted, id
   flight_write(valueKey, leasesKey, state)
   return {0, state.rate - state.held, 0, id}
 end
 
 -- The argument of an in-flight decision (see algorithms.lua), parsed: permits, clock, grant id, rate, lease ms,
--- type, check.
+-- type, check, holder.
 local function flight_argument(argument)
-  local permits, clock, rateType, check, rate, lease, grantId =
-    string.match(argument, '^i (%d+) (%d+) ([01]) ([-urk]) (%d+):(%d+) (%S+)$')
+  local permits, clock, rateType, check, rate, lease, grantId, holder =
+    string.match(argument, '^i (%d+) (%d+) ([01]) ([-urk]) (%d+):(%d+) (%S+) (%S+)$')
   if permits == nil then
     error('redisson-ratelimit: malformed in-flight argument')
   end
-  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(lease), rateType, check
+  return tonumber(permits), clock, grantId, tonumber(rate), tonumber(lease), rateType, check, holder
 end
 
 -- The decision of a limiter declared as an in-flight limit, whatever it holds. A change of rate or lease period
@@ -89,7 +90,7 @@ end
 -- nothing), '-' and 'k' decide with the stored config. A change from another algorithm: 'u' counts the permits it
 -- has out as held for one lease period, 'r' starts empty.
 local function flight_decide_any(keys, argument)
-  local wanted, clock, grantId, rate, lease, rateType, check = flight_argument(argument)
+  local wanted, clock, grantId, rate, lease, rateType, check, holder = flight_argument(argument)
   local nowMicros = now_micros(clock)
   local now = (nowMicros - nowMicros % 1000) / 1000
   local valueKey = type_key(keys, rateType)
@@ -108,16 +109,16 @@ local function flight_decide_any(keys, argument)
       if check == 'u' and other.out > 0 then
         -- the permits the other algorithm has out count as held by a lease nobody renews: for one lease period
         state.held, state.last = other.out, nowMicros
-        redis.call('zadd', leasesKey, now + lease, string.format('%d:%d', nowMicros, other.out))
+        redis.call('zadd', leasesKey, now + lease, string.format('%d:%d:%s', nowMicros, other.out, other.kind))
       end
-      return with_stored(flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, true), other.config,
+      return with_stored(flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, true, holder), other.config,
         check == 'u' and 1 or 2, other.kind)
     end
     if not value and redis.call('exists', keys[1]) == 0 then
       redis.call('del', leasesKey) -- leases of a state that is gone (deleted, evicted) ended with it
     end
     return flight_decide(valueKey, leasesKey, {held = 0, last = 0, rate = rate, lease = lease}, wanted, now,
-      nowMicros, false)
+      nowMicros, false, holder)
   end
   state.held = math.max(0, state.held - flight_ended(leasesKey, now, true))
   local keep, done = checked(check, state.rate ~= rate or state.lease ~= lease)
@@ -129,22 +130,22 @@ local function flight_decide_any(keys, argument)
       state.held = 0
     end
   end
-  local reply = flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, not keep and done ~= nil)
+  local reply = flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, not keep and done ~= nil, holder)
   if done ~= nil then
     with_stored(reply, stored, done, 'in-flight')
   end
   return reply
 end
 
--- Gives back the lease `receipt` of `wanted` permits (a call that ended), or with `renew` renews it (it then ends
--- one lease period from now); 1 when it was held, 0 when it had ended or was dropped.
-local function flight_give_back(valueKey, state, wanted, clock, receipt, renew)
+-- Gives back the lease `receipt` of `wanted` permits that `holder` took (a call that ended), or with `renew` renews it
+-- (it then ends one lease period from now); 1 when it was held, 0 when it had ended or was dropped.
+local function flight_give_back(valueKey, state, wanted, clock, receipt, holder, renew)
   local leasesKey = flight_leases_key(KEYS, valueKey)
   local now = now_millis(clock)
-  if receipt == nil then
+  if receipt == nil or holder == nil then
     return 0
   end
-  local member = string.format('%d:%d', receipt, wanted)
+  local member = string.format('%d:%d:%s', receipt, wanted, holder)
   local ends = tonumber(redis.call('zscore', leasesKey, member))
   if ends == nil or ends <= now then
     return 0
@@ -161,11 +162,11 @@ local function flight_give_back(valueKey, state, wanted, clock, receipt, renew)
 end
 
 register_kind({mark = IN_FLIGHT_MARK, name = 'in-flight', decide = flight_decide_any,
-  refund = function(valueKey, state, wanted, clock, receipt)
-    return flight_give_back(valueKey, state, wanted, clock, receipt, false)
+  refund = function(valueKey, state, wanted, clock, receipt, _, holder)
+    return flight_give_back(valueKey, state, wanted, clock, receipt, holder, false)
   end,
-  renew = function(valueKey, state, wanted, clock, receipt)
-    return flight_give_back(valueKey, state, wanted, clock, receipt, true)
+  renew = function(valueKey, state, wanted, clock, receipt, holder)
+    return flight_give_back(valueKey, state, wanted, clock, receipt, holder, true)
   end,
   read = flight_read,
   write_back = function()
@@ -178,10 +179,23 @@ register_kind({mark = IN_FLIGHT_MARK, name = 'in-flight', decide = flight_decide
       clear = function() redis.call('del', valueKey, leasesKey) end,
       decide = function(wanted)
         state.held = math.max(0, state.held - flight_ended(leasesKey, now, true))
-        return flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, false)
+        return flight_decide(valueKey, leasesKey, state, wanted, now, nowMicros, false, '-')
       end}
   end,
+  -- {free, 0, holder, permits, holder, permits, ...}: who holds how many
   state = function(state, clock, valueKey)
-    local held = math.max(0, state.held - flight_ended(flight_leases_key(KEYS, valueKey), now_millis(clock), false))
-    return {math.max(0, state.rate - held), 0}
+    local leasesKey = flight_leases_key(KEYS, valueKey)
+    local now = now_millis(clock)
+    local held = math.max(0, state.held - flight_ended(leasesKey, now, false))
+    local reply, at = {math.max(0, state.rate - held), 0}, {}
+    for _, lease in ipairs(redis.call('zrangebyscore', leasesKey, '(' .. now, '+inf')) do
+      local permits, holder = string.match(lease, '^%d+:(%d+):(.*)$')
+      if at[holder] == nil then
+        at[holder] = #reply + 2
+        reply[#reply + 1] = holder
+        reply[#reply + 1] = 0
+      end
+      reply[at[holder]] = reply[at[holder]] + tonumber(permits)
+    end
+    return reply
   end})

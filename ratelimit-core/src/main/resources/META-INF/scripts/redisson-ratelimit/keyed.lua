@@ -65,12 +65,13 @@ end
 --   decide(keys, argument): its decision, from its own state, none, or another algorithm's (see switch.lua);
 --   other(keys, valueKey, state, now, nowMicros): what another algorithm's decision finds of it (see switch.lua), or
 --     nil when nothing of it is out any more;
---   refund(valueKey, state, wanted, clock, receipt, second): gives back a grant (receipt, second: the numbers its
---     reply ended with, nil when absent), 1 when given back, else 0 (see refund.lua);
---   renew(valueKey, state, wanted, clock, receipt): for an algorithm whose grants are leases (in-flight.lua), renews
---     the grant's lease, 1 when it was held, else 0; absent for the others;
---   state(state, clock, valueKey): {free, next ms} as its next decision would see them, or nil when it holds nothing
---     now;
+--   refund(valueKey, state, wanted, clock, receipt, second, holder): gives back a grant (receipt, second: the numbers
+--     its reply ended with, nil when absent; holder: the instance that took it), 1 when given back, else 0 (see
+--     refund.lua);
+--   renew(valueKey, state, wanted, clock, receipt, holder): for an algorithm whose grants are leases (in-flight.lua),
+--     renews the grant's lease, 1 when it was held, else 0; absent for the others;
+--   state(state, clock, valueKey): {free, next ms} as its next decision would see them (in-flight.lua adds who holds
+--     how many), or nil when it holds nothing now;
 --   write_back(keys, valueKey, value, rate, interval, extra, clock): writes back the grants ARGV[5..] made in memory
 --     while Redis gave no decision, returns the permits added (see write-back.lua).
 local KINDS, KIND_OF_MARK = {}, {}

@@ -6,7 +6,8 @@
 --
 -- KEYS: see common.lua.
 -- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME). ARGV[3], ARGV[4]: see below.
--- ARGV[5]: 'renew' to renew the grant's lease instead (an algorithm whose grants are leases: in-flight.lua).
+-- ARGV[5]: the instance that took the grant (an in-flight lease names its holder). ARGV[6]: 'renew' to renew the
+-- grant's lease instead (an algorithm whose grants are leases: in-flight.lua).
 -- Reply: 1 when a grant was given back, 0 when none was found (it already left the window, or the
 --   limiter's keys are gone).
 
@@ -25,15 +26,15 @@ if rate == nil then
   for _, kind in ipairs(KINDS) do
     local state = kind.read(value)
     if state ~= nil then
-      if ARGV[5] == 'renew' then
-        return kind.renew and kind.renew(valueKey, state, wanted, clock, tonumber(receipt)) or 0
+      if ARGV[6] == 'renew' then
+        return kind.renew and kind.renew(valueKey, state, wanted, clock, tonumber(receipt), ARGV[5]) or 0
       end
-      return kind.refund(valueKey, state, wanted, clock, tonumber(receipt), tonumber(second))
+      return kind.refund(valueKey, state, wanted, clock, tonumber(receipt), tonumber(second), ARGV[5])
     end
   end
   return 0
 end
-if ARGV[5] == 'renew' then
+if ARGV[6] == 'renew' then
   return 0 -- a sliding window's grants are no leases
 end
 local now = now_millis(clock)

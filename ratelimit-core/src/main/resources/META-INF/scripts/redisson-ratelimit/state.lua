@@ -6,7 +6,7 @@
 -- ARGV[1]: the clock, as for acquire (0: Redis's TIME). ARGV[2] .. ARGV[4]: the declared rate, interval ms
 --   and type, used when no config is stored. ARGV[5]: see below.
 -- Reply: {free, next}: the permits free now (never below 0) and the ms until the oldest grant leaves the
---   window (0 when nothing is held).
+--   window (0 when nothing is held); an in-flight limit's then each holder and the permits its leases hold.
 
 local clock = ARGV[1]
 local rate, interval, rateType, _, fields = stored_config(KEYS, KEYS[2], KEYS[3])

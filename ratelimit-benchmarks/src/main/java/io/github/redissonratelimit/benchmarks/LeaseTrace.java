@@ -221,9 +221,8 @@ final class LeaseTrace implements AutoCloseable {
         private void added(String member, double end) {
             ends.put(member, end);
             if (current == Call.DECISION && !leases.containsKey(member)) {
-                int colon = member.indexOf(':');
-                Lease lease = new Lease(Long.parseLong(member.substring(0, colon)),
-                        Long.parseLong(member.substring(colon + 1)));
+                String[] parts = member.split(":", 3); // <id>:<permits>:<holder>
+                Lease lease = new Lease(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
                 leases.put(member, lease);
                 grants++;
                 held += lease.permits();

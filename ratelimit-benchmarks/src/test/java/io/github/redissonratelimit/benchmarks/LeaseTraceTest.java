@@ -40,10 +40,11 @@ class LeaseTraceTest {
         grant(100, 1, 1);
         grant(200, 1, 2);
         replay.line(stamp(300) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"1\" \"0\" \"0\" \"r"
-                + (START + 200) + "\" \"renew\"");
-        lua(300, "\"zadd\" \"rate_limit:{export}:permits\" \"9000000\" \"" + (START + 200) + ":1\"");
+                + (START + 200) + "\" \"" + HOLDER + "\" \"renew\"");
+        lua(300, "\"zadd\" \"rate_limit:{export}:permits\" \"9000000\" \"" + (START + 200) + ":1:" + HOLDER + "\"");
         // 2 s later the next decision finds the first lease ended (1 s after its grant) and drops it
-        replay.line(stamp(2_000_000) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"i 1 0 0 - 8:1000 x\"");
+        replay.line(stamp(2_000_000) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS
+                + " \"i 1 0 0 - 8:1000 x 4242@host\"");
         lua(2_000_000, "\"zremrangebyscore\" \"rate_limit:{export}:permits\" \"-inf\" \""
                 + (START + 2_000_000) / 1_000 + "\"");
 
@@ -59,7 +60,8 @@ class LeaseTraceTest {
     void ignoresOtherLimitersAndCommandsOutsideItsScripts() {
         replay.line(stamp(100) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" \"1\" \"ratelimit-instances:\" \"beat\"");
         lua(101, "\"zadd\" \"rate_limit:{export}:permits\" \"9\" \"5:8\"");
-        replay.line(stamp(200) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" \"5\" \"rate_limit:{other}\" \"i 1 0 0 - 8:1 x\"");
+        replay.line(stamp(200) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" \"5\" \"rate_limit:{other}\""
+                + " \"i 1 0 0 - 8:1 x 4242@host\"");
         lua(201, "\"zadd\" \"rate_limit:{other}:permits\" \"9\" \"6:8\"");
 
         LeaseTrace.Result result = replay.result();
@@ -73,6 +75,9 @@ class LeaseTraceTest {
                 .containsExactly("set", "a\"b", "A\\");
     }
 
+    /** The instance the leases name as their holder. */
+    private static final String HOLDER = "4242@host";
+
     /** The µs of Redis's clock the replayed lines start from. */
     private static final long START = 1_000_000_000;
 
@@ -85,15 +90,16 @@ class LeaseTraceTest {
     private void grant(long micros, int permits, long held) {
         long id = START + micros;
         replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"i " + permits
-                + " 0 0 - 8:1000 x\"");
+                + " 0 0 - 8:1000 x 4242@host\"");
         lua(micros, "\"time\"");
         lua(micros, "\"zadd\" \"rate_limit:{export}:permits\" \"" + (id / 1_000 + 1_000) + "\" \"" + id + ":"
-                + permits + "\"");
+                + permits + ":" + HOLDER + "\"");
         lua(micros, "\"set\" \"rate_limit:{export}:value\" \"i" + held + ":" + id + ":8:1000\" \"PX\" \"1000\"");
     }
 
     private void refuse(long micros) {
-        replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"i 8 0 0 - 8:1000 x\"");
+        replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS
+                + " \"i 8 0 0 - 8:1000 x 4242@host\"");
         lua(micros, "\"get\" \"rate_limit:{export}:value\"");
     }
 
@@ -101,8 +107,8 @@ class LeaseTraceTest {
     private void giveBack(long micros, long granted, int permits, long held) {
         long id = START + granted;
         replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"" + permits
-                + "\" \"0\" \"0\" \"r" + id + "\"");
-        lua(micros, "\"zrem\" \"rate_limit:{export}:permits\" \"" + id + ":" + permits + "\"");
+                + "\" \"0\" \"0\" \"r" + id + "\" \"" + HOLDER + "\"");
+        lua(micros, "\"zrem\" \"rate_limit:{export}:permits\" \"" + id + ":" + permits + ":" + HOLDER + "\"");
         lua(micros, "\"set\" \"rate_limit:{export}:value\" \"i" + held + ":" + id + ":8:1000\" \"PX\" \"1000\"");
     }
 

@@ -12,6 +12,9 @@ public interface DecisionArguments {
     /** A new grant id, unique among the live grants of every instance. */
     String grantId();
 
+    /** The instance that sends the decision, as the leases it takes name their holder (one word, no spaces). */
+    String holder();
+
     /** How long a sliding window's keys are kept after its last grant. */
     Duration keepAlive(Duration interval);
 

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
@@ -40,6 +42,8 @@ final class AcquireScript {
      */
     private volatile long calendarOffsetMillis;
     private final String grantIdPrefix;
+    /** What this backend's in-flight leases name as their holder. */
+    private final String holder = LeaseHolders.next();
     private final AtomicLong grantCounter = new AtomicLong();
     private final DecisionArguments arguments = new DecisionArguments() {
 
@@ -51,6 +55,11 @@ final class AcquireScript {
         @Override
         public String grantId() {
             return nextGrantId();
+        }
+
+        @Override
+        public String holder() {
+            return holder;
         }
 
         @Override
@@ -111,8 +120,8 @@ final class AcquireScript {
     Object[] refundArguments(long permits, LimitSpec spec, String receipt, boolean renew) {
         String type = Integer.toString(typeCode(spec.mode()));
         String named = receipt == null ? "" : receipt;
-        return renew ? new Object[] {Long.toString(permits), clock(), type, named, "renew"}
-                : new Object[] {Long.toString(permits), clock(), type, named};
+        return renew ? new Object[] {Long.toString(permits), clock(), type, named, holder, "renew"}
+                : new Object[] {Long.toString(permits), clock(), type, named, holder};
     }
 
     /** The arguments of a state read of a limiter declared as {@code spec}. */
@@ -123,6 +132,16 @@ final class AcquireScript {
         Long empty = spec.algorithm().stateWhenEmpty(spec.rate());
         return empty == null ? new Object[] {clock(), rate, interval, type}
                 : new Object[] {clock(), rate, interval, type, Long.toString(empty)};
+    }
+
+    /** A state read's reply: {free, next ms}, then an in-flight limit's holders and their permits (see state.lua). */
+    static LimitState state(List<Object> reply) {
+        Map<String, Long> holders = new HashMap<>();
+        for (int i = 2; i + 1 < reply.size(); i += 2) {
+            holders.put(String.valueOf(reply.get(i)), ((Number) reply.get(i + 1)).longValue());
+        }
+        return new LimitState(((Number) reply.get(0)).longValue(), Duration.ofMillis(((Number) reply.get(1)).longValue()),
+                holders);
     }
 
     /** The declared algorithm as write-back.lua reads it: the type, then the algorithm's own config. */

@@ -282,8 +282,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     public CompletionStage<LimitState> state(String limiterName, LimitSpec spec) {
         return LuaScripts.STATE.<List<Object>>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_ONLY, RedissonCompatibility.LIST, script.keys(limiterName), script.stateArguments(spec))
-                .thenApply(reply -> new LimitState(((Number) reply.get(0)).longValue(),
-                        Duration.ofMillis(((Number) reply.get(1)).longValue())));
+                .thenApply(AcquireScript::state);
     }
 
     /**

@@ -121,6 +121,11 @@ class AlgorithmEdgesTest {
             }
 
             @Override
+            public String holder() {
+                return "test@host";
+            }
+
+            @Override
             public Duration keepAlive(Duration interval) {
                 return interval;
             }

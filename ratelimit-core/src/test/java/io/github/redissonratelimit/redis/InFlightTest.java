@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,27 @@ class InFlightTest {
         // a second give-back of the same grant finds nothing to take
         await(backend.release(AcquireRequest.of(name, THREE, 1), held.get(0)));
         assertThat(acquire(backend, name, THREE, 1).allowed()).isFalse();
+    }
+
+    @Test
+    void theStateTellsWhoHoldsHowMany() {
+        RedissonRateLimitBackend first = new RedissonRateLimitBackend(fresh.newClient());
+        RedissonRateLimitBackend second = new RedissonRateLimitBackend(fresh.newClient());
+        assertThat(state(first, name, THREE).holders()).as("nobody holds any").isEmpty();
+        Decision one = acquire(first, name, THREE, 1);
+        Decision two = acquire(second, name, THREE, 2);
+        assertThat(one.allowed() && two.allowed()).isTrue();
+
+        Map<String, Long> holders = state(first, name, THREE).holders();
+        assertThat(holders.values()).as("most first").containsExactly(2L, 1L);
+        assertThat(holders.keySet()).allMatch(holder -> holder.startsWith(ProcessHandle.current().pid() + "@"));
+        String secondHolder = holders.keySet().iterator().next();
+        assertThat(state(second, name, THREE).holders()).as("whoever reads").isEqualTo(holders);
+
+        await(first.release(AcquireRequest.of(name, THREE, 1), one));
+        assertThat(state(first, name, THREE).holders()).containsExactly(Map.entry(secondHolder, 2L));
+        await(second.release(AcquireRequest.of(name, THREE, 2), two));
+        assertThat(state(first, name, THREE).holders()).isEmpty();
     }
 
     @Test

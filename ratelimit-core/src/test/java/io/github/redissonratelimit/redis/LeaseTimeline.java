@@ -25,7 +25,7 @@ import io.github.redissonratelimit.redis.ScriptCallLog.ScriptCommand;
  */
 final class LeaseTimeline {
 
-    private static final Pattern MEMBER = Pattern.compile("(\\d+):(\\d+)");
+    private static final Pattern MEMBER = Pattern.compile("(\\d+):(\\d+):.+");
 
     /**
      * One lease.

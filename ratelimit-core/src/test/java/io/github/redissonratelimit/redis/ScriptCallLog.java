@@ -33,7 +33,7 @@ final class ScriptCallLog extends MonitorLog {
         }
 
         boolean renewal() {
-            return arguments.size() == 5 && arguments.get(4).equals("renew");
+            return arguments.size() == 6 && arguments.get(5).equals("renew");
         }
 
         /** An in-flight decision (the acquire scripts' argument {@code i <permits> ...}). */

@@ -115,7 +115,7 @@ public class RateLimitsEndpoint {
         String callerKey = keyOf(name, key);
         List<LimitDescriptor> declared = operations.stream().map(LimitDescriptor::of).toList();
         if (callerKey == null && (operation.key() != null || operation.callerKey() != null)) {
-            return new LimitStateDescriptor(declared, null, null, null, null);
+            return new LimitStateDescriptor(declared, null, null, null, null, null);
         }
         String logicalKey = callerKey == null ? operation.name()
                 : operation.callerKey() == null ? callerKey : operation.callerKey().logicalKey(callerKey);
@@ -123,7 +123,7 @@ public class RateLimitsEndpoint {
                 logicalKey);
         String limiterName = naming.limiterName(logicalKey);
         return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),
-                state.nextPermitIn().toMillis());
+                state.nextPermitIn().toMillis(), state.holders().isEmpty() ? null : state.holders());
     }
 
     /** Without {@link RateLimiters} there are no overrides: the declared limit is the one in force. */
@@ -232,8 +232,11 @@ public class RateLimitsEndpoint {
      * @param key the logical key read, or null when the limit needs a key and none was given
      * @param availablePermits permits free now (this instance's bucket for {@code PER_CLIENT})
      * @param nextPermitInMillis time until the oldest grant returns its permits
+     * @param holders for a limit on calls in flight, the permits each instance holds now ({@code <pid>@<host>}),
+     *        most first; null when nobody holds any or for the other algorithms
      */
     public record LimitStateDescriptor(List<LimitDescriptor> limits, String key, String limiterName,
-            Long availablePermits, Long nextPermitInMillis) implements OperationResponseBody {
+            Long availablePermits, Long nextPermitInMillis, Map<String, Long> holders)
+            implements OperationResponseBody {
     }
 }

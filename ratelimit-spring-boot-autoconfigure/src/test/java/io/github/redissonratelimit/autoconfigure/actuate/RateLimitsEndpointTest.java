@@ -1,9 +1,17 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.startsWith;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,9 +32,11 @@ import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 import io.github.redissonratelimit.annotation.RateLimit;
+import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.FreshRedis;
+import io.github.redissonratelimit.test.redis.InFlightPermits;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 class RateLimitsEndpointTest {
@@ -227,11 +237,63 @@ class RateLimitsEndpointTest {
                         .andExpect(jsonPath("$.key").value("order:42"))
                         .andExpect(jsonPath("$.limiterName").value("rate_limit:{order:42}"))
                         .andExpect(jsonPath("$.availablePermits").value(3))
+                        .andExpect(jsonPath("$.holders").doesNotExist())
                         .andExpect(jsonPath("$.limits[0].rate").value(5));
             }
             mvc.perform(get("/actuator/ratelimits/" + Orders.class.getName() + ".submit/order:7"))
                     .andExpect(jsonPath("$.availablePermits").value(5))
                     .andExpect(jsonPath("$.nextPermitInMillis").value(0));
+        });
+    }
+
+    /** Calls that run until {@code finish}. */
+    record Gate(CountDownLatch running, CountDownLatch finish) {
+    }
+
+    public static class Exports {
+
+        private final Gate gate;
+
+        public Exports(Gate gate) {
+            this.gate = gate;
+        }
+
+        @RateLimit(name = "export", key = "'export:' + #tenant", rate = 3, algorithm = RateLimitAlgorithm.IN_FLIGHT)
+        public String export(String tenant) throws InterruptedException {
+            gate.running().countDown();
+            gate.finish().await();
+            return "exported";
+        }
+    }
+
+    @Test
+    void anInFlightLimitTellsWhoHoldsHowMany() {
+        Gate gate = new Gate(new CountDownLatch(2), new CountDownLatch(1));
+        webApplication(redis).withBean(Exports.class, () -> new Exports(gate)).run(context -> {
+            Exports exports = context.getBean(Exports.class);
+            ExecutorService calls = Executors.newFixedThreadPool(2);
+            try {
+                for (int i = 0; i < 2; i++) {
+                    calls.submit(() -> exports.export("acme"));
+                }
+                assertThat(gate.running().await(10, TimeUnit.SECONDS)).isTrue();
+                MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+                mvc.perform(get("/actuator/ratelimits/export/export:acme"))
+                        .andExpect(status().isOk())
+                        .andExpect(jsonPath("$.availablePermits").value(1))
+                        .andExpect(jsonPath("$.holders.length()").value(1))
+                        .andExpect(jsonPath("$.holders", hasKey(startsWith(ProcessHandle.current().pid() + "@"))))
+                        .andExpect(jsonPath("$.holders.*", contains(2)));
+                gate.finish().countDown();
+                new InFlightPermits(redis).awaitGivenBack("export:acme");
+                mvc.perform(get("/actuator/ratelimits/export/export:acme"))
+                        .andExpect(jsonPath("$.availablePermits").value(3))
+                        .andExpect(jsonPath("$.holders").doesNotExist());
+            }
+            finally {
+                gate.finish().countDown();
+                calls.shutdownNow();
+            }
         });
     }
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * The permits held in an in-flight limiter, as Redis holds them: the permits of its leases not ended by Redis's clock
- * (its grants ZSET, members {@code <lease id>:<permits>} scored with the ms at which each ends), and waiting for a
+ * (its grants ZSET, members {@code <lease id>:<permits>:<holder>} scored with the ms at which each ends), and waiting for a
  * count. A call's end gives its lease back at once but off the caller's path, so a test waits for it; with the
  * default lease period of 30 s, renewed while the call runs, permits back within {@link #GIVEN_BACK_WITHIN} were
  * given back, not left to expire.
@@ -16,7 +16,7 @@ public final class InFlightPermits {
 
     private static final String HELD = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000) "
             + "local held = 0 for _, lease in ipairs(redis.call('zrangebyscore', KEYS[1], string.format('(%d', now), '+inf')) do "
-            + "held = held + tonumber(string.match(lease, ':(%d+)$')) end return held";
+            + "held = held + tonumber(string.match(lease, '^%d+:(%d+)')) end return held";
 
     private final RedisDeployment redis;
 
