@@ -124,7 +124,7 @@ final class Refunds {
         });
     }
 
-    /** What {@code decision} granted {@code call}, given back through the stack; the stage fails if the stack throws. */
+    /** Gives back through the stack what {@code decision} granted {@code call}; a stack that throws fails the stage. */
     private CompletionStage<Void> release(LimitCall call, Decision decision) {
         try {
             return backend.obtain().release(call.request(), decision);
