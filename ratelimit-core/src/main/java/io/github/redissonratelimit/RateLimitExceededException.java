@@ -72,6 +72,15 @@ public class RateLimitExceededException extends RateLimitException {
         return retryAfter;
     }
 
+    /**
+     * Whether {@link #getRetryAfter()} tells when permits can be free again, so that an HTTP refusal carries it as
+     * {@code Retry-After}: not for a limit whose permits come back when calls end (an in-flight limit's), where no
+     * time is known.
+     */
+    public boolean isRetryAfterKnown() {
+        return limit == null || !limit.algorithm().held();
+    }
+
     /** {@link #getRetryAfter()} rounded up to whole seconds, at least 1: the HTTP {@code Retry-After} value. */
     public long getRetryAfterSeconds() {
         return retryAfterSeconds(retryAfter);

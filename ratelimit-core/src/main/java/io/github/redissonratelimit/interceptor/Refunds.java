@@ -37,14 +37,7 @@ final class Refunds {
         CompletableFuture<?>[] refunds = new CompletableFuture<?>[grants.size()];
         for (int i = 0; i < refunds.length; i++) {
             Acquisition.Grant grant = grants.get(i);
-            CompletionStage<Void> refund;
-            try {
-                refund = backend.obtain().release(grant.call().request(), grant.decision());
-            }
-            catch (RuntimeException ex) {
-                refund = CompletableFuture.failedFuture(ex);
-            }
-            refunds[i] = refund.handle((ignored, ex) -> {
+            refunds[i] = release(grant.call(), grant.decision()).handle((ignored, ex) -> {
                 if (ex != null) {
                     refundFailed(grant.call(), Completions.unwrap(ex), acquisition);
                 }
@@ -62,14 +55,7 @@ final class Refunds {
      * logged, and the permits return when the grant leaves the window: the stage completes normally either way.
      */
     CompletionStage<Void> giveBack(Acquisition acquisition, Acquisition.Grant grant) {
-        CompletionStage<Void> refund;
-        try {
-            refund = backend.obtain().release(grant.call().request(), grant.decision());
-        }
-        catch (RuntimeException ex) {
-            refund = CompletableFuture.failedFuture(ex);
-        }
-        return refund.handle((ignored, ex) -> {
+        return release(grant.call(), grant.decision()).handle((ignored, ex) -> {
             if (ex != null) {
                 logger.warn("Could not give back " + grant.call().permits() + " permit(s) of "
                         + LogSafe.text(grant.call().limiterName()) + " for a call its chargeWhen did not charge: they "
@@ -88,20 +74,7 @@ final class Refunds {
      */
     void endOfCall(Acquisition acquisition) {
         for (Acquisition.Grant grant : acquisition.heldGrants()) {
-            CompletionStage<Void> release;
-            try {
-                release = backend.obtain().release(grant.call().request(), grant.decision());
-            }
-            catch (RuntimeException ex) {
-                release = CompletableFuture.failedFuture(ex);
-            }
-            release.whenComplete((ignored, ex) -> {
-                if (ex != null) {
-                    logger.warn("Could not give back " + grant.call().permits() + " permit(s) of "
-                            + LogSafe.text(grant.call().limiterName()) + " at the end of the call that held them: "
-                            + "they return when their lease ends", Completions.unwrap(ex));
-                }
-            });
+            giveBackHeld(grant.call(), grant.decision(), "at the end of the call that held them");
         }
     }
 
@@ -129,7 +102,7 @@ final class Refunds {
                 if (call.request().spec().algorithm().held()) {
                     decisions[i].thenAccept(decision -> {
                         if (decision.allowed()) {
-                            release(call, decision);
+                            giveBackHeld(call, decision, "for a call cancelled before it ran");
                         }
                     });
                 }
@@ -137,21 +110,28 @@ final class Refunds {
         });
     }
 
-    private void release(LimitCall call, Decision decision) {
-        CompletionStage<Void> release;
-        try {
-            release = backend.obtain().release(call.request(), decision);
-        }
-        catch (RuntimeException ex) {
-            release = CompletableFuture.failedFuture(ex);
-        }
-        release.whenComplete((ignored, ex) -> {
+    /**
+     * Gives back a grant held until its call's end, without waiting for it; a give-back that fails is logged with its
+     * {@code occasion}, and the permits return when their lease ends unrenewed.
+     */
+    private void giveBackHeld(LimitCall call, Decision decision, String occasion) {
+        release(call, decision).whenComplete((ignored, ex) -> {
             if (ex != null) {
                 logger.warn("Could not give back " + call.permits() + " permit(s) of "
-                        + LogSafe.text(call.limiterName()) + " for a call cancelled before it ran: they return when "
-                        + "their lease ends", Completions.unwrap(ex));
+                        + LogSafe.text(call.limiterName()) + " " + occasion + ": they return when their lease ends",
+                        Completions.unwrap(ex));
             }
         });
+    }
+
+    /** Gives back through the stack what {@code decision} granted {@code call}; a stack that throws fails the stage. */
+    private CompletionStage<Void> release(LimitCall call, Decision decision) {
+        try {
+            return backend.obtain().release(call.request(), decision);
+        }
+        catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
     }
 
     private static void refundFailed(LimitCall grant, Throwable ex, Acquisition acquisition) {

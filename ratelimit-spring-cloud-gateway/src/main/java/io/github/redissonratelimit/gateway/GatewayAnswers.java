@@ -48,8 +48,7 @@ final class GatewayAnswers {
         }
         RateLimitExceededException rejection = decision.rejection();
         if (rejection != null) {
-            if (!rejection.getLimit().algorithm().held()) {
-                // an in-flight limit knows no time at which a permit comes back: it is when a call ends
+            if (rejection.isRetryAfterKnown()) {
                 rendered.put(HttpHeaders.RETRY_AFTER, Long.toString(rejection.getRetryAfterSeconds()));
             }
             refuse(slot, new Refusal(null, rejection.getMessage(), null));

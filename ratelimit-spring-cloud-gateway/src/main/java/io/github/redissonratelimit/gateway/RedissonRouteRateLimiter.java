@@ -95,9 +95,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             }
             RateLimitOperation operation = operations.of(routeId, config, id);
             String key = operation.callerKey().logicalKey(id);
-            HeldUntilTheEnd exchange = context.getOrDefault(HeldUntilTheEnd.class, null);
             return Mono.fromCompletionStage(() -> decider.decide(List.of(new KeyedLimit(operation, key,
-                    operation.permits()))).thenApply(decision -> HeldUntilTheEnd.keep(exchange, decision)))
+                    operation.permits()))).thenApply(decision -> ExchangeEndFilter.keepUntilTheEnd(context, decision)))
                     .map(decision -> answers.decided(decision, slot));
         });
     }

@@ -21,6 +21,7 @@ import org.springframework.web.server.WebFilterChain;
 
 import io.github.redissonratelimit.autoconfigure.web.RateLimitProblems;
 import io.github.redissonratelimit.autoconfigure.web.ResponseLimits;
+import io.github.redissonratelimit.interceptor.HeldUntilTheEnd;
 import io.github.redissonratelimit.interceptor.KeyedLimit;
 import io.github.redissonratelimit.interceptor.RateLimitDecider;
 import io.github.redissonratelimit.interceptor.RateLimitDecision;
@@ -136,35 +137,5 @@ public final class ReactiveRouteFilter implements WebFilter, Ordered {
         response.getHeaders().addAll(problem.getHeaders());
         byte[] body = RateLimitProblems.json(problem.getBody()).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-    }
-
-    /**
-     * The decision of one request while it holds permits until the request ends: told the decision when it comes and
-     * the end of the request (completed, failed or cancelled), in either order, it ends the decision once both came.
-     */
-    private static final class HeldUntilTheEnd {
-
-        private RateLimitDecision decision;
-        private boolean ended;
-
-        synchronized RateLimitDecision keep(RateLimitDecision decision) {
-            if (!decision.holdsUntilTheEnd()) {
-                return decision;
-            }
-            if (ended) {
-                decision.end(); // the request was cancelled while its decision was on the way
-            }
-            else {
-                this.decision = decision;
-            }
-            return decision;
-        }
-
-        synchronized void end() {
-            ended = true;
-            if (decision != null) {
-                decision.end();
-            }
-        }
     }
 }

@@ -30,13 +30,14 @@ public final class RateLimitProblems {
     }
 
     /**
-     * 429 for a rejection; the problem's {@code detail} is the annotation's message. No {@code Retry-After} for a
-     * limit whose permits come back when calls end (an in-flight limit): no time is known.
+     * 429 for a rejection; the problem's {@code detail} is the annotation's message. {@code Retry-After} only when
+     * the rejection knows when to retry ({@link RateLimitExceededException#isRetryAfterKnown()}; not an in-flight
+     * limit's).
      * @param path the request path, reported as the problem's {@code instance}
      */
     public static ResponseEntity<ProblemDetail> tooManyRequests(RateLimitExceededException ex, String path) {
         return respond(problem(HttpStatus.TOO_MANY_REQUESTS, ex.getMessage(), path), HttpStatus.TOO_MANY_REQUESTS,
-                ex.getLimit() != null && ex.getLimit().algorithm().held() ? -1 : ex.getRetryAfterSeconds());
+                ex.isRetryAfterKnown() ? ex.getRetryAfterSeconds() : -1);
     }
 
     /**

@@ -120,8 +120,10 @@ class InFlightRouteHttpTest {
             }
         });
         permits.awaitHeld("flight:mvc-async", 1);
-        assertThat(apps.send(servlet, "GET", "/flight/async?k=mvc-async").statusCode())
-                .as("a second request while the first is in flight").isEqualTo(429);
+        HttpResponse<String> refused = apps.send(servlet, "GET", "/flight/async?k=mvc-async");
+        assertThat(refused.statusCode()).as("a second request while the first is in flight").isEqualTo(429);
+        assertThat(refused.headers().firstValue("Retry-After")).as("no time is known at which a request ends")
+                .isEmpty();
         asyncAnswer.complete("answered");
         assertThat(pending.join().body()).isEqualTo("answered");
         permits.awaitGivenBack("flight:mvc-async");
