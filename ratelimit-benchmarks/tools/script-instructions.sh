@@ -150,7 +150,7 @@ flight_acquires() {
       n = i + 1; id = ""
       do { id = substr(digits, n % 36 + 1, 1) id; n = int(n / 36) } while (n > 0)
       id = "Xq3_a9Zk" substr("00000000", 1, 8 - length(id)) id
-      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s \"i 1 0 0 - 8:3600000 %s %s\"\n", sha, name,
+      printf "EVALSHA %s 5 %s %s:value %s:value:%s %s:permits %s:permits:%s \"i 1 0 0 - 8:3600000 %s %s -\"\n", sha, name,
         name, name, client, name, name, client, id, holder
     }
   }'

@@ -44,7 +44,7 @@ class LeaseTraceTest {
         lua(300, "\"zadd\" \"rate_limit:{export}:permits\" \"9000000\" \"" + (START + 200) + ":1:" + HOLDER + "\"");
         // 2 s later the next decision finds the first lease ended (1 s after its grant) and drops it
         replay.line(stamp(2_000_000) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS
-                + " \"i 1 0 0 - 8:1000 x 4242@host\"");
+                + " \"i 1 0 0 - 8:1000 x 4242@host -\"");
         lua(2_000_000, "\"zremrangebyscore\" \"rate_limit:{export}:permits\" \"-inf\" \""
                 + (START + 2_000_000) / 1_000 + "\"");
 
@@ -61,7 +61,7 @@ class LeaseTraceTest {
         replay.line(stamp(100) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" \"1\" \"ratelimit-instances:\" \"beat\"");
         lua(101, "\"zadd\" \"rate_limit:{export}:permits\" \"9\" \"5:8\"");
         replay.line(stamp(200) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" \"5\" \"rate_limit:{other}\""
-                + " \"i 1 0 0 - 8:1 x 4242@host\"");
+                + " \"i 1 0 0 - 8:1 x 4242@host -\"");
         lua(201, "\"zadd\" \"rate_limit:{other}:permits\" \"9\" \"6:8\"");
 
         LeaseTrace.Result result = replay.result();
@@ -90,7 +90,7 @@ class LeaseTraceTest {
     private void grant(long micros, int permits, long held) {
         long id = START + micros;
         replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS + " \"i " + permits
-                + " 0 0 - 8:1000 x 4242@host\"");
+                + " 0 0 - 8:1000 x 4242@host -\"");
         lua(micros, "\"time\"");
         lua(micros, "\"zadd\" \"rate_limit:{export}:permits\" \"" + (id / 1_000 + 1_000) + "\" \"" + id + ":"
                 + permits + ":" + HOLDER + "\"");
@@ -99,7 +99,7 @@ class LeaseTraceTest {
 
     private void refuse(long micros) {
         replay.line(stamp(micros) + " [0 127.0.0.1:1] \"EVALSHA\" \"sha\" " + KEYS
-                + " \"i 8 0 0 - 8:1000 x 4242@host\"");
+                + " \"i 8 0 0 - 8:1000 x 4242@host -\"");
         lua(micros, "\"get\" \"rate_limit:{export}:value\"");
     }
 

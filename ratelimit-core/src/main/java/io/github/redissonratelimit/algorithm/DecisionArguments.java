@@ -15,6 +15,14 @@ public interface DecisionArguments {
     /** The instance that sends the decision, as the leases it takes name their holder (one word, no spaces). */
     String holder();
 
+    /**
+     * For a call waiting in line for permits held until calls end, {@code <n>:<ms>}: the n-th waiter of this
+     * instance, kept in line for ms if refused; {@code -} for every other call.
+     */
+    default String waiter() {
+        return "-";
+    }
+
     /** How long a sliding window's keys are kept after its last grant. */
     Duration keepAlive(Duration interval);
 

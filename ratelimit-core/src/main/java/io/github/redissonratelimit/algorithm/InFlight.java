@@ -35,12 +35,13 @@ record InFlight() implements LimitAlgorithm {
         return "in-flight";
     }
 
-    /** {@code "i <permits> <clock> <type> <check> <rate>:<lease ms> <grant id> <holder>"}. */
+    /** {@code "i <permits> <clock> <type> <check> <rate>:<lease ms> <grant id> <holder> <waiter>"}. */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return "i " + permits + " " + arguments.clock() + " " + type + " " + check + " " + rate + ":"
-                + interval.toMillis() + " " + arguments.grantId() + " " + arguments.holder();
+                + interval.toMillis() + " " + arguments.grantId() + " " + arguments.holder() + " "
+                + arguments.waiter();
     }
 
     /** A call admitted in memory during an outage holds no lease in Redis: nothing is written back. */

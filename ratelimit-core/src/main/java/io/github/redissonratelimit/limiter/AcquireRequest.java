@@ -15,15 +15,22 @@ import io.github.redissonratelimit.annotation.BackendErrorPolicy;
  * @param onBackendError what the call does when the limit gets no decision ({@code DEFAULT} resolved)
  * @param shadow whether the limit only records its decisions and never ends the call
  * @param waitTimeout how long the call may wait for the permits; zero rejects at once
+ * @param waiter for an attempt of a call that waits in line for permits held until calls end (an in-flight limit's),
+ *        its place in line; null otherwise
  */
 public record AcquireRequest(String limiterName, LimitSpec spec, long permits, BackendErrorPolicy onBackendError,
-        boolean shadow, Duration waitTimeout) {
+        boolean shadow, Duration waitTimeout, Waiter waiter) {
 
     public AcquireRequest {
         Objects.requireNonNull(limiterName, "limiterName");
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(onBackendError, "onBackendError");
         Objects.requireNonNull(waitTimeout, "waitTimeout");
+    }
+
+    public AcquireRequest(String limiterName, LimitSpec spec, long permits, BackendErrorPolicy onBackendError,
+            boolean shadow, Duration waitTimeout) {
+        this(limiterName, spec, permits, onBackendError, shadow, waitTimeout, null);
     }
 
     /** Whether the call may wait for the permits: a wait is set, and the limit is not in shadow mode. */
@@ -33,11 +40,34 @@ public record AcquireRequest(String limiterName, LimitSpec spec, long permits, B
 
     /** The same request, allowed to wait up to {@code waitTimeout} for its permits. */
     public AcquireRequest waitingUpTo(Duration waitTimeout) {
-        return new AcquireRequest(limiterName, spec, permits, onBackendError, shadow, waitTimeout);
+        return new AcquireRequest(limiterName, spec, permits, onBackendError, shadow, waitTimeout, waiter);
+    }
+
+    /** The same request, as the attempt of {@code waiter}. */
+    public AcquireRequest inLineAs(Waiter waiter) {
+        return new AcquireRequest(limiterName, spec, permits, onBackendError, shadow, waitTimeout, waiter);
     }
 
     /** A request that ends the call on a rejection or on no decision, without waiting. */
     public static AcquireRequest of(String limiterName, LimitSpec spec, long permits) {
         return new AcquireRequest(limiterName, spec, permits, BackendErrorPolicy.DENY, false, Duration.ZERO);
+    }
+
+    /**
+     * A caller waiting in line for permits that come back when calls end: the backend keeps its place, in the order
+     * of its first refusal among the waiters of every instance, until {@code left} after this attempt.
+     *
+     * @param id the waiter, unique among the waiters of its backend
+     * @param left how long the backend keeps its place if this attempt is refused: the rest of its wait, at most
+     *        a few times the longest pause between its attempts
+     */
+    public record Waiter(long id, Duration left) {
+
+        public Waiter {
+            Objects.requireNonNull(left, "left");
+            if (id < 0 || left.isNegative()) {
+                throw new IllegalArgumentException("id and left must not be negative but were " + id + ", " + left);
+            }
+        }
     }
 }

@@ -1,11 +1,13 @@
 package io.github.redissonratelimit.limiter;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Waits for permits, for requests that may ({@link AcquireRequest#waits()}): after a rejection, waits its
@@ -28,6 +30,15 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
 
     /** The longest pause between attempts on a limit whose permits come back when calls end, signal or not. */
     private static final long HELD_POLL_MILLIS = 1_000;
+
+    /**
+     * How many of its longest pauses a waiter in line keeps its place for without asking again: it asks within one
+     * (woken or not), so only a waiter gone (its instance stopped) loses its place, this long after its last ask.
+     */
+    private static final int KEPT_IN_LINE_PAUSES = 3;
+
+    /** Numbers the waiters in line of this JVM. */
+    private static final AtomicLong waiters = new AtomicLong();
 
     private final RateLimitBackend delegate;
     private final ReleaseSignals signals;
@@ -56,14 +67,20 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
             return delegate.acquire(request);
         }
         CompletableFuture<Decision> result = new CompletableFuture<>();
-        attempt(result, request, deadlineOf(request));
+        AcquireRequest inLine = inLine(request);
+        leavesTheLineWhenCancelled(result, inLine);
+        attempt(result, inLine, deadlineOf(request));
         return result;
     }
 
     /** The first attempts of the requests go to the delegate together; each that waits goes on as {@link #acquire}. */
     @Override
-    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> requests) {
+    public List<CompletionStage<Decision>> acquireAll(List<AcquireRequest> asked) {
         long now = System.nanoTime();
+        List<AcquireRequest> requests = asked.stream()
+                .map(request -> request.waits() ? attemptOf(inLine(request), now + request.waitTimeout().toNanos())
+                        : request)
+                .toList();
         return AcquireBatch.decorate(requests, delegate, new AcquireBatch.Layer() {
 
             @Override
@@ -78,6 +95,7 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
                     return first;
                 }
                 CompletableFuture<Decision> result = new CompletableFuture<>();
+                leavesTheLineWhenCancelled(result, request);
                 answered(first, result, request, now + request.waitTimeout().toNanos());
                 return result;
             }
@@ -88,13 +106,62 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
         return System.nanoTime() + request.waitTimeout().toNanos();
     }
 
+    /**
+     * A request for permits that come back when calls end (an in-flight limit's) waits in line: each of its attempts
+     * names it, so that the backend grants the waiters of every instance in the order of their first refusal.
+     */
+    private static AcquireRequest inLine(AcquireRequest request) {
+        return request.spec().algorithm().held()
+                ? request.inLineAs(new AcquireRequest.Waiter(waiters.incrementAndGet(), Duration.ZERO)) : request;
+    }
+
+    /** The next attempt of {@code request}: a waiter in line keeps its place until its deadline, or a few pauses. */
+    private static AcquireRequest attemptOf(AcquireRequest request, long deadline) {
+        if (request.waiter() == null) {
+            return request;
+        }
+        long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        long kept = Math.min(left, KEPT_IN_LINE_PAUSES * longestPauseMillis(request));
+        return request.inLineAs(new AcquireRequest.Waiter(request.waiter().id(), Duration.ofMillis(kept)));
+    }
+
+    /**
+     * A waiter in line whose caller gave up leaves the line at once rather than a few pauses later: its last attempt
+     * keeps its place for 0 ms (a grant it gets meanwhile goes back at once).
+     */
+    private void leavesTheLineWhenCancelled(CompletableFuture<Decision> result, AcquireRequest request) {
+        if (request.waiter() == null) {
+            return;
+        }
+        result.whenComplete((decided, ex) -> {
+            if (!result.isCancelled()) {
+                return;
+            }
+            AcquireRequest leaving = request.inLineAs(new AcquireRequest.Waiter(request.waiter().id(), Duration.ZERO));
+            try {
+                delegate.acquire(leaving).whenComplete((decision, failed) -> {
+                    if (failed == null && decision.allowed()) {
+                        giveBack(leaving, decision);
+                    }
+                });
+            }
+            catch (RuntimeException failed) {
+                // its place in line ends on its own, a few pauses after its last attempt
+            }
+        });
+    }
+
+    private static long longestPauseMillis(AcquireRequest request) {
+        return Math.min(HELD_POLL_MILLIS, request.spec().interval().toMillis() / 3);
+    }
+
     private void attempt(CompletableFuture<Decision> result, AcquireRequest request, long deadline) {
         if (result.isDone()) {
             return; // the caller gave up while this attempt waited for its turn
         }
         CompletionStage<Decision> asked;
         try {
-            asked = delegate.acquire(request);
+            asked = delegate.acquire(attemptOf(request, deadline));
         }
         catch (RuntimeException ex) {
             result.completeExceptionally(ex);
@@ -140,7 +207,7 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
         ReleaseSignals.Signal signal = signals.next(request.limiterName(), request.permits(), arrival);
         CompletableFuture<Void> wake = signal.released();
         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-        long poll = Math.max(1, Math.min(left, Math.min(HELD_POLL_MILLIS, request.spec().interval().toMillis() / 3)));
+        long poll = Math.max(1, Math.min(left, longestPauseMillis(request)));
         CompletableFuture.delayedExecutor(poll, TimeUnit.MILLISECONDS).execute(() -> wake.complete(null));
         result.whenComplete((decided, ex) -> wake.cancel(false));
         wake.whenComplete((woken, ex) -> {
@@ -156,7 +223,7 @@ public final class WaitingRateLimitBackend implements DelegatingRateLimitBackend
             if (wake.isDone() || result.isDone()) {
                 return;
             }
-            delegate.acquire(request).whenComplete((decision, ex) -> {
+            delegate.acquire(attemptOf(request, deadline)).whenComplete((decision, ex) -> {
                 if (ex != null) {
                     result.completeExceptionally(Completions.unwrap(ex));
                 }

@@ -3,14 +3,21 @@ package io.github.redissonratelimit.redis;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * One decision on its way to Redis: take {@code permits} from the limiter declared as {@code spec}, {@code check}
- * saying what to make of its stored config; {@code result} completes with Redis's answer.
+ * saying what to make of its stored config, for {@code waiter} (null unless a caller waits in line); {@code result}
+ * completes with Redis's answer.
  */
 record AcquireCall(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
-        CompletableFuture<AcquireScript.Reply> result) implements QueuedAcquire {
+        AcquireRequest.Waiter waiter, CompletableFuture<AcquireScript.Reply> result) implements QueuedAcquire {
+
+    AcquireCall(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
+            CompletableFuture<AcquireScript.Reply> result) {
+        this(limiterName, permits, spec, check, null, result);
+    }
 
     @Override
     public int size() {

@@ -60,7 +60,7 @@ final class AcquireCommands {
         for (int i = 0; i < calls.size(); i++) {
             AcquireCall call = calls.get(i);
             keys.addAll(script.keys(call.limiterName()));
-            arguments[i] = script.argument(call.permits(), call.spec(), call.check());
+            arguments[i] = script.argument(call);
         }
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(calls.get(0).limiterName(),
                 RScript.Mode.READ_WRITE, LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys,
@@ -104,7 +104,7 @@ final class AcquireCommands {
         String name = call.limiterName();
         CompletableFuture<List<Object>> reply = target.<List<Object>>evalAsync(name, RScript.Mode.READ_WRITE,
                 sent.text(), RedissonCompatibility.LIST, script.keys(name),
-                script.argument(call.permits(), call.spec(), call.check())).toCompletableFuture();
+                script.argument(call)).toCompletableFuture();
         reply.whenComplete((values, ex) -> {
             if (ex != null) {
                 call.result().completeExceptionally(sent.located(ex));

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.redissonratelimit.annotation.RateLimitMode;
+import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.algorithm.DecisionArguments;
 import io.github.redissonratelimit.limiter.LimitSpec;
@@ -45,33 +46,7 @@ final class AcquireScript {
     /** What this backend's in-flight leases name as their holder. */
     private final String holder = LeaseHolders.next();
     private final AtomicLong grantCounter = new AtomicLong();
-    private final DecisionArguments arguments = new DecisionArguments() {
-
-        @Override
-        public String clock() {
-            return AcquireScript.this.clock();
-        }
-
-        @Override
-        public String grantId() {
-            return nextGrantId();
-        }
-
-        @Override
-        public String holder() {
-            return holder;
-        }
-
-        @Override
-        public Duration keepAlive(Duration interval) {
-            return options.keepAlive(interval);
-        }
-
-        @Override
-        public Instant redisTime() {
-            return clientClock.instant().plusMillis(calendarOffsetMillis);
-        }
-    };
+    private final DecisionArguments arguments = new CallArguments("-");
 
     /**
      * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
@@ -108,9 +83,52 @@ final class AcquireScript {
      * limit's algorithm. One argument, not eight: Redis spends less time per call on one it matches with a pattern
      * than on eight separate ones.
      */
-    String argument(long permits, LimitSpec spec, ConfigCheck check) {
-        return spec.algorithm().argument(permits, spec.rate(), spec.interval(), typeCode(spec.mode()), check.code,
-                arguments);
+    String argument(AcquireCall call) {
+        LimitSpec spec = call.spec();
+        AcquireRequest.Waiter waiter = call.waiter();
+        return spec.algorithm().argument(call.permits(), spec.rate(), spec.interval(), typeCode(spec.mode()),
+                call.check().code, waiter == null ? arguments
+                        : new CallArguments(waiter.id() + ":" + Math.max(1, waiter.left().toMillis())));
+    }
+
+    /** What a decision's argument takes from this backend, for a call that waits in line or not ({@code "-"}). */
+    private final class CallArguments implements DecisionArguments {
+
+        private final String waiter;
+
+        CallArguments(String waiter) {
+            this.waiter = waiter;
+        }
+
+        @Override
+        public String clock() {
+            return AcquireScript.this.clock();
+        }
+
+        @Override
+        public String grantId() {
+            return nextGrantId();
+        }
+
+        @Override
+        public String holder() {
+            return holder;
+        }
+
+        @Override
+        public String waiter() {
+            return waiter;
+        }
+
+        @Override
+        public Duration keepAlive(Duration interval) {
+            return options.keepAlive(interval);
+        }
+
+        @Override
+        public Instant redisTime() {
+            return clientClock.instant().plusMillis(calendarOffsetMillis);
+        }
     }
 
     /**

@@ -107,15 +107,15 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
      */
     @Override
     public CompletableFuture<Decision> acquire(AcquireRequest request) {
-        return acquire(request.limiterName(), request.spec(), request.permits());
+        if (clusterMasters != null && !clusterMasters.firstMap().isDone()) {
+            return clusterMasters.firstMap().thenCompose(ignored -> decide(request));
+        }
+        return decide(request);
     }
 
     @Override
     public CompletableFuture<Decision> acquire(String limiterName, LimitSpec spec, long permits) {
-        if (clusterMasters != null && !clusterMasters.firstMap().isDone()) {
-            return clusterMasters.firstMap().thenCompose(ignored -> decide(limiterName, spec, permits));
-        }
-        return decide(limiterName, spec, permits);
+        return acquire(AcquireRequest.of(limiterName, spec, permits));
     }
 
     /**
@@ -131,7 +131,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         List<AcquireCall> calls = new ArrayList<>(requests.size());
         List<CompletionStage<Decision>> decisions = new ArrayList<>(requests.size());
         for (AcquireRequest request : requests) {
-            AcquireCall call = call(request.limiterName(), request.spec(), request.permits());
+            AcquireCall call = call(request);
             calls.add(call);
             decisions.add(decision(call));
         }
@@ -139,19 +139,21 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return decisions;
     }
 
-    private CompletableFuture<Decision> decide(String limiterName, LimitSpec spec, long permits) {
-        AcquireCall call = call(limiterName, spec, permits);
+    private CompletableFuture<Decision> decide(AcquireRequest request) {
+        AcquireCall call = call(request);
         pipeline.acquire(call);
         return decision(call);
     }
 
-    private AcquireCall call(String limiterName, LimitSpec spec, long permits) {
+    private AcquireCall call(AcquireRequest request) {
+        String limiterName = request.limiterName();
+        LimitSpec spec = request.spec();
         // a spec other than the one checked last (another tier, a limit overridden at runtime) is checked again, so
         // that the script applies the change under ratelimit.on-config-change as it does for a redeployed limit
         boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
-        return new AcquireCall(limiterName, permits, spec, check, new CompletableFuture<>());
+        return new AcquireCall(limiterName, request.permits(), spec, check, request.waiter(), new CompletableFuture<>());
     }
 
     /**

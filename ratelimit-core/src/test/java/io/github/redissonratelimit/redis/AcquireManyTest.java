@@ -235,7 +235,7 @@ class AcquireManyTest {
         keys.addAll(script.keys(good));
         List<Object> replies = client.getScript(StringCodec.INSTANCE).eval(good, RScript.Mode.READ_WRITE,
                 LuaScripts.ACQUIRE_MANY.text(), RedissonCompatibility.LIST, keys, "not an argument",
-                script.argument(1, FIVE, AcquireScript.ConfigCheck.NONE));
+                script.argument(new AcquireCall(good, 1, FIVE, AcquireScript.ConfigCheck.NONE, new CompletableFuture<>())));
 
         assertThat(replies).hasSize(2);
         assertThat((List<?>) replies.get(0)).as("a Lua error of the decision, as its status and text")
