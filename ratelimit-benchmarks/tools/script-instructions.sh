@@ -31,7 +31,9 @@
 #   flight-renew:     after 3 leases per limiter were taken, they are renewed in the order they were taken, over and
 #                     over: each renewal counted finds 3 held
 # One in-flight call costs Redis its acquire and its give-back, and one renewal a third of a lease period after its
-# grant and every third after that while it runs.
+# grant and every third after that while it runs. body-acquire and body-refund: the same two scripts
+# cut to their files (every function defined, every algorithm registered) and `return 1`, on the keys of the
+# sliding window's calls (SCRIPTS="one body-acquire body-refund", about two minutes).
 #
 # The memory: one token bucket grant of 100,000 per hour (burst 100,000) and one minimal GCRA grant, each on the key
 # rate_limit:{memory:token-bucket:100000}:value alone (the harness's memory scenario's name). The figures depend on
@@ -99,6 +101,11 @@ compose() { # $1: the script's name, then its own files
 }
 compose flight-acquire switch decide algorithms acquire
 compose flight-refund refund
+# the same two cut to their files' definitions: what every call of them pays before it does anything
+compose body-acquire switch decide algorithms
+echo 'return 1' >> "$WORK/body-acquire.lua"
+compose body-refund
+echo 'return 1' >> "$WORK/body-refund.lua"
 FLIGHT_LIMITERS=2048
 FLIGHT_FEW=2048
 FLIGHT_MANY=12288
@@ -202,7 +209,7 @@ check() {
   fi
   case "$1" in
     rrl) expected='' ;; # RRateLimiter answers a grant with nil
-    one) expected=1 ;;
+    one | body-*) expected=1 ;;
     counter) return ;;
     *) expected=0 ;;
   esac

@@ -43,9 +43,10 @@ final class InFlightMemory {
      *
      * @param valueBytes the free-permits key ({@code :value}), {@code leasesBytes} the leases key ({@code :permits})
      * @param leasesEncoding how Redis keeps the leases key ({@code listpack} up to 128 members, then {@code skiplist})
+     * @param holder what each lease names as its holder (this JVM's backend), as the state read tells it
      */
     record Result(long leases, List<String> keys, long bytes, long valueBytes, long leasesBytes, String leasesEncoding,
-            long nameBytes) {
+            long nameBytes, String holder) {
     }
 
     static List<Result> run(RedissonRateLimitBackend backend, RedisProbe redis, boolean quick) {
@@ -79,7 +80,9 @@ final class InFlightMemory {
                     }
                 }
                 keys.sort(null);
-                results.add(new Result(leases, keys, bytes, valueBytes, leasesBytes, encoding, nameBytes));
+                String holder = String.join(",", backend.state(name, spec).toCompletableFuture().join().holders()
+                        .keySet());
+                results.add(new Result(leases, keys, bytes, valueBytes, leasesBytes, encoding, nameBytes, holder));
             }
             finally {
                 giveBack(backend, grant, held);

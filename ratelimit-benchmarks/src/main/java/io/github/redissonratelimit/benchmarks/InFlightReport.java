@@ -2,6 +2,7 @@ package io.github.redissonratelimit.benchmarks;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** The report's section on in-flight limits ({@link InFlightScenario}) and its goals. */
 final class InFlightReport {
@@ -149,8 +150,10 @@ final class InFlightReport {
         md.append("A limit of N with the default lease period of 30 s, taken in grants of one until one is refused "
                 + "(N leases held); then `MEMORY USAGE <key> SAMPLES 0` of each of its keys, named "
                 + "`rate_limit:{memory:in-flight:<N>}` and suffixes: `:value` holds the permits held, the last lease "
-                + "id and the config, `:permits` the leases, one member `<lease id>:<permits>` each, scored with its "
-                + "end (Redis keeps up to 128 members as a `listpack`, more as a `skiplist`).\n\n");
+                + "id and the config, `:permits` the leases, one member `<lease id>:<permits>:<holder>` each, scored "
+                + "with its end (Redis keeps up to 128 members as a `listpack`, more as a `skiplist`). The holder here: "
+                + memory.stream().map(result -> "`" + result.holder() + "` (" + result.holder().length()
+                        + " characters)").distinct().collect(Collectors.joining(", ")) + ".\n\n");
         md.append("| leases held | keys | bytes | `:value` | `:permits` | its encoding | of them, key names "
                 + "| bytes per lease in `:permits` |\n| ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
         for (InFlightMemory.Result result : memory) {
