@@ -10,12 +10,26 @@
 -- (s + 0 is tonumber(s), x - x % 1 is math.floor(x)), since each call of a library function costs about 1k
 -- instructions.
 --
+-- A lease (the argument ends with ' <lease ms> <permits wanted>', see decide.lua): the grant may take more permits
+-- than asked, min(wanted, free / 2), for the caller to spend in memory until the lease ends; stamped at its end
+-- (now + lease ms) in a member of its own, 'lease:<end>', so that the window counts it from now until one interval
+-- after the last moment it can be spent. Its reply: {0, free, next, end, permits granted}; a grant of no more than
+-- asked (free too low to share) is a plain one, stamped now. Refunded by its end (refund.lua).
+--
 -- KEYS: see common.lua. ARGV[1]: decide_sliding's argument (see decide.lua).
 
-local wantedText, clock, typeArg, check = string.match(ARGV[1], '^(%d+) (%d+) %S+ %d+ %d+ ([01]) %d+ ([-urk])$')
+local wantedText, clock, typeArg, check, leaseArg = string.match(ARGV[1],
+  '^(%d+) (%d+) %S+ %d+ %d+ ([01]) %d+ ([-urk])(.*)$')
 local rateArg, intervalArg, keepAliveArg
 if wantedText == nil then
   error('redisson-ratelimit: malformed acquire argument')
+end
+local leaseMillis, leaseWanted
+if leaseArg ~= '' then
+  leaseMillis, leaseWanted = string.match(leaseArg, '^ (%d+) (%d+)$')
+  if leaseMillis == nil then
+    error('redisson-ratelimit: malformed acquire argument')
+  end
 end
 local wanted = wantedText
 local valueKey, grantsKey = KEYS[2], KEYS[4]
@@ -128,7 +142,39 @@ end
 if width < 1 then
   width = 1
 end
-if free >= wanted then
+local leaseEnd, leased
+if free >= wanted and leaseMillis then
+  leased = leaseWanted + 0
+  local share = (free - free % 2) / 2
+  if leased > share then
+    leased = share
+  end
+  if leased > wanted then
+    leaseEnd = now + leaseMillis
+  end
+end
+if leaseEnd then
+  -- the lease's own member (merged with another lease ending in the same ms), outside the slices
+  local id = 'lease:' .. leaseEnd
+  local before = 0
+  local same = redis.call('zrangebyscore', grantsKey, leaseEnd, leaseEnd)
+  for i = 1, #same do
+    local sameId, permits = struct.unpack('Bc0I', same[i])
+    if sameId == id then
+      before = permits
+      redis.call('zrem', grantsKey, same[i])
+    end
+  end
+  redis.call('zadd', grantsKey, leaseEnd, struct.pack('Bc0I', #id, id, before + leased))
+  if #oldest == 0 then
+    started = time[1] .. '.' .. time[2]
+  end
+  if leaving then
+    redis.call('zrem', grantsKey, leaving)
+  end
+  free = free - leased
+  added, changed = true, true
+elseif free >= wanted then
   local stamp = now - now % width + width - 1
   local stampText = tostring(stamp)
   if #oldest == 0 then
@@ -187,14 +233,18 @@ if changed then
     .. (started or ''))
 end
 if keepAlive > 0 then
-  local lifetime = interval + width
+  local needed = interval + width
+  if leaseEnd then
+    needed = needed + leaseMillis -- a lease's member counts one interval past its end
+  end
+  local lifetime = needed
   if keepAlive > lifetime then
     lifetime = keepAlive
   end
   local slack = lifetime / 16
   slack = slack - slack % 1
-  if added and slack > lifetime - interval - width then
-    slack = lifetime - interval - width
+  if added and slack > lifetime - needed then
+    slack = lifetime - needed
   end
   if not stored or redis.call('pttl', grantsKey) < lifetime - slack then
     redis.call('pexpire', KEYS[1], lifetime)
@@ -208,6 +258,9 @@ elseif keepAlive == 0 then
     redis.call('pexpire', valueKey, ttl)
     redis.call('pexpire', grantsKey, ttl)
   end
+end
+if leaseEnd then
+  return {0, free < 0 and 0 or free, nextMillis, leaseEnd, leased}
 end
 if wait == 0 then
   return {0, free < 0 and 0 or free, nextMillis, nowMicros} -- the grant's receipt, see decide.lua

@@ -12,6 +12,8 @@
 --   rate .. keep-alive: the declared config, written when none is stored;
 --   check: '-' uses the stored config, 'u' / 'r' / 'k' compare it with the declared one and, when they
 --   differ, update it keeping the window, reset it, or keep the stored one (ratelimit.on-config-change).
+--   Then, for a call that would take a lease, ' <lease ms> <permits wanted>': only acquire-sliding.lua leases;
+--   here (the cases it leaves to acquire) the call is a plain one, granted the permits asked.
 -- Returns {wait, free, next}: wait 0 when granted, else the ms until the permits can be free (1..interval);
 --   free the permits left (never below 0); next the ms until the oldest grant leaves the window
 --   (0..interval). When the check found another stored config, six more: rate, interval, type and
@@ -28,7 +30,7 @@
 
 decide_sliding = function(keys, argument)
   local permitsArg, clock, grantId, rateArg, intervalArg, typeArg, keepAliveArg, check =
-    string.match(argument, '^(%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])$')
+    string.match(argument, '^(%d+) (%d+) (%S+) (%d+) (%d+) ([01]) (%d+) ([-urk])[ %d]*$')
   if permitsArg == nil then
     error('redisson-ratelimit: malformed acquire argument')
   end

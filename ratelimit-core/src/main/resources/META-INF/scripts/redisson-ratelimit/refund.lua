@@ -5,6 +5,7 @@
 -- which then returns its permits a second time.
 --
 -- KEYS: see common.lua.
+-- A lease's receipt, 'l<end>', gives back its unspent permits from its own member (see acquire-sliding.lua).
 -- ARGV[1]: the permits. ARGV[2]: the clock, as for acquire (0: Redis's TIME). ARGV[3], ARGV[4]: see below.
 -- ARGV[5]: the instance that took the grant (an in-flight lease names its holder). ARGV[6]: 'renew' to renew the
 -- grant's lease instead (an algorithm whose grants are leases: in-flight.lua).
@@ -68,6 +69,21 @@ local function take(member, score, id, permits)
   return 1
 end
 
+local leaseEnd = tonumber(string.match(ARGV[4] or '', '^l(%d+)$'))
+if leaseEnd ~= nil then
+  -- a lease's unspent permits (receipt 'l<end>', see acquire-sliding.lua): from its own member, while it counts
+  if leaseEnd <= now - interval then
+    return 0
+  end
+  local members = redis.call('zrangebyscore', grantsKey, leaseEnd, leaseEnd)
+  for i = 1, #members do
+    local id, permits = struct.unpack('Bc0I', members[i])
+    if id == 'lease:' .. leaseEnd then
+      return permits >= wanted and take(members[i], leaseEnd, id, permits) or 0
+    end
+  end
+  return 0
+end
 local receipt = tonumber(string.match(ARGV[4] or '', '^r(%d+)$'))
 if receipt == nil and (ARGV[4] or '') ~= '' then
   return 0 -- another algorithm's grant, made before the limiter changed to a sliding window: not in its grants
@@ -107,7 +123,7 @@ while true do
       return 0 -- this one and every older one already left the window
     end
     local id, permits = struct.unpack('Bc0I', grants[i])
-    if permits >= wanted and string.sub(id, 1, 5) ~= 'held:' then
+    if permits >= wanted and string.sub(id, 1, 5) ~= 'held:' and string.sub(id, 1, 6) ~= 'lease:' then
       return take(grants[i], grants[i + 1], id, permits)
     end
   end

@@ -23,6 +23,14 @@ public interface DecisionArguments {
         return "-";
     }
 
+    /**
+     * For a call that may take a lease ({@code io.github.redissonratelimit.lease}), {@code " <period ms> <most
+     * permits>"}; {@code ""} for every other call.
+     */
+    default String lease() {
+        return "";
+    }
+
     /** How long a sliding window's keys are kept after its last grant. */
     Duration keepAlive(Duration interval);
 

@@ -135,6 +135,15 @@ public interface LimitAlgorithm {
         return false;
     }
 
+    /**
+     * Whether an instance may take this algorithm's permits in batches and spend them in memory (a lease, see
+     * {@code io.github.redissonratelimit.lease}) with its law kept at the time each permit is spent: its decision
+     * script grants a lease stamped at the lease's end, and its refund gives back what a lease did not spend.
+     */
+    default boolean leases() {
+        return false;
+    }
+
     /** How long a limiter's keys outlive its last grant, when the algorithm keeps them (the sliding window). */
     default boolean keepsAlive() {
         return false;

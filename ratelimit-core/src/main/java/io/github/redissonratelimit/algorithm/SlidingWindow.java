@@ -26,12 +26,12 @@ record SlidingWindow() implements LimitAlgorithm {
         return "acquire-sliding";
     }
 
-    /** {@code "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>"}. */
+    /** {@code "<permits> <clock> <grant id> <rate> <interval ms> <type> <keep-alive ms> <check>[ <lease>]"}. */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return permits + " " + arguments.clock() + " " + arguments.grantId() + " " + rate + " " + interval.toMillis()
-                + " " + type + " " + arguments.keepAlive(interval).toMillis() + " " + check;
+                + " " + type + " " + arguments.keepAlive(interval).toMillis() + " " + check + arguments.lease();
     }
 
     @Override
@@ -48,6 +48,12 @@ record SlidingWindow() implements LimitAlgorithm {
     @Override
     public String storedName() {
         return "sliding";
+    }
+
+    /** A lease is stamped at its end: the window counts it until one interval after its last spend. */
+    @Override
+    public boolean leases() {
+        return true;
     }
 
     @Override

@@ -15,8 +15,11 @@ import java.util.Objects;
  * the limit was held to this instance's share after an outage) rather than by the shared limiter
  * @param receipt for a grant, what the backend that made it needs to give it back exactly
  * ({@link RateLimitBackend#release}), e.g. the window it was counted in; null when it needs nothing
+ * @param leased for a grant asked with a {@link AcquireRequest.Lease}, the permits it took beyond the request's own,
+ * for the caller to spend within the lease's period; 0 otherwise
  */
-public record Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local, String receipt) {
+public record Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local, String receipt,
+        long leased) {
 
     private static final Decision ALLOWED = new Decision(true, Duration.ZERO, null);
 
@@ -25,6 +28,10 @@ public record Decision(boolean allowed, Duration retryAfter, LimitState state, b
         if (retryAfter.isNegative()) {
             retryAfter = Duration.ZERO;
         }
+    }
+
+    public Decision(boolean allowed, Duration retryAfter, LimitState state, boolean local, String receipt) {
+        this(allowed, retryAfter, state, local, receipt, 0);
     }
 
     /** A decision of the shared limiter. */
@@ -38,7 +45,7 @@ public record Decision(boolean allowed, Duration retryAfter, LimitState state, b
 
     /** The same decision, marked as made in this JVM's memory by the local outage policy. */
     public Decision madeLocally() {
-        return local ? this : new Decision(allowed, retryAfter, state, true, receipt);
+        return local ? this : new Decision(allowed, retryAfter, state, true, receipt, leased);
     }
 
     /** Allowed, with nothing known of what is left. */

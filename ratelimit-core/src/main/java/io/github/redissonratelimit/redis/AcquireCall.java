@@ -8,15 +8,16 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 
 /**
  * One decision on its way to Redis: take {@code permits} from the limiter declared as {@code spec}, {@code check}
- * saying what to make of its stored config, for {@code waiter} (null unless a caller waits in line); {@code result}
- * completes with Redis's answer.
+ * saying what to make of its stored config, for {@code waiter} (null unless a caller waits in line), taking up to
+ * {@code lease}'s permits (null: a plain decision); {@code result} completes with Redis's answer.
  */
 record AcquireCall(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
-        AcquireRequest.Waiter waiter, CompletableFuture<AcquireScript.Reply> result) implements QueuedAcquire {
+        AcquireRequest.Waiter waiter, AcquireRequest.Lease lease, CompletableFuture<AcquireScript.Reply> result)
+        implements QueuedAcquire {
 
     AcquireCall(String limiterName, long permits, LimitSpec spec, AcquireScript.ConfigCheck check,
             CompletableFuture<AcquireScript.Reply> result) {
-        this(limiterName, permits, spec, check, null, result);
+        this(limiterName, permits, spec, check, null, null, result);
     }
 
     @Override

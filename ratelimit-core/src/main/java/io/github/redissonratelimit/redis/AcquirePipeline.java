@@ -216,7 +216,7 @@ final class AcquirePipeline {
 
         private static AcquireCall relayed(AcquireCall call) {
             AcquireCall sent = new AcquireCall(call.limiterName(), call.permits(), call.spec(), call.check(),
-                    call.waiter(), new CompletableFuture<>());
+                    call.waiter(), call.lease(), new CompletableFuture<>());
             sent.result().whenComplete((reply, ex) -> {
                 if (ex != null) {
                     call.result().completeExceptionally(ex);

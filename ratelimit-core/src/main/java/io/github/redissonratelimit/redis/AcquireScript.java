@@ -46,7 +46,7 @@ final class AcquireScript {
     /** What this backend's in-flight leases name as their holder. */
     private final String holder = LeaseHolders.next();
     private final AtomicLong grantCounter = new AtomicLong();
-    private final DecisionArguments arguments = new CallArguments("-");
+    private final DecisionArguments arguments = new CallArguments("-", "");
 
     /**
      * @param clientId the Redisson instance's id, which names its PER_CLIENT keys
@@ -86,18 +86,28 @@ final class AcquireScript {
     String argument(AcquireCall call) {
         LimitSpec spec = call.spec();
         AcquireRequest.Waiter waiter = call.waiter();
+        AcquireRequest.Lease lease = call.lease();
         return spec.algorithm().argument(call.permits(), spec.rate(), spec.interval(), typeCode(spec.mode()),
-                call.check().code, waiter == null ? arguments
-                        : new CallArguments(waiter.id() + ":" + Math.max(1, waiter.left().toMillis())));
+                call.check().code, waiter == null && lease == null ? arguments
+                        : new CallArguments(waiter == null ? "-" : waiter.id() + ":" + Math.max(1,
+                                waiter.left().toMillis()), lease == null ? "" : " " + lease.period().toMillis() + " "
+                                        + lease.permits()));
     }
 
     /** What a decision's argument takes from this backend, for a call that waits in line or not ({@code "-"}). */
     private final class CallArguments implements DecisionArguments {
 
         private final String waiter;
+        private final String lease;
 
-        CallArguments(String waiter) {
+        CallArguments(String waiter, String lease) {
             this.waiter = waiter;
+            this.lease = lease;
+        }
+
+        @Override
+        public String lease() {
+            return lease;
         }
 
         @Override
@@ -258,9 +268,26 @@ final class AcquireScript {
         }
 
         Decision decision() {
+            return decision(false, 0);
+        }
+
+        /**
+         * The decision; for a call that asked a lease of a sliding window, a lease's grant ({@code r<end>:<permits
+         * granted>}, see acquire-sliding.lua) is {@link Decision#leased()} beyond the call's {@code permits}, given
+         * back by its receipt {@code l<end>}.
+         */
+        Decision decision(boolean leaseAsked, long permits) {
             LimitState state = new LimitState(free, Duration.ofMillis(nextMillis));
-            return waitMillis == 0 ? Decision.allow(state, receipt)
-                    : Decision.reject(Duration.ofMillis(waitMillis), state);
+            if (waitMillis != 0) {
+                return Decision.reject(Duration.ofMillis(waitMillis), state);
+            }
+            int split = receipt == null ? -1 : receipt.indexOf(':');
+            if (leaseAsked && split > 0 && receipt.indexOf(':', split + 1) < 0) {
+                long granted = Long.parseLong(receipt.substring(split + 1));
+                return new Decision(true, Duration.ZERO, state, false, "l" + receipt.substring(1, split),
+                        granted - permits);
+            }
+            return Decision.allow(state, receipt);
         }
     }
 }

@@ -153,7 +153,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         boolean firstSight = !spec.equals(checked.getIfPresent(limiterName));
         AcquireScript.ConfigCheck check = firstSight ? AcquireScript.ConfigCheck.of(options.onConfigChange())
                 : AcquireScript.ConfigCheck.NONE;
-        return new AcquireCall(limiterName, request.permits(), spec, check, request.waiter(), new CompletableFuture<>());
+        AcquireRequest.Lease lease = request.lease() != null && request.lease().permits() > request.permits()
+                && spec.algorithm().leases() ? request.lease() : null;
+        return new AcquireCall(limiterName, request.permits(), spec, check, request.waiter(), lease,
+                new CompletableFuture<>());
     }
 
     /**
@@ -179,7 +182,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                             options.onConfigChange());
                 }
             }
-            Decision decided = answer.decision();
+            Decision decided = answer.decision(call.lease() != null, call.permits());
             if (call.spec().algorithm().held()) {
                 if (!decided.allowed()) {
                     // a held permit comes back when a call ends: no time is known (nor remembered by this JVM)

@@ -1,0 +1,194 @@
+package io.github.redissonratelimit.lease;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Decision;
+import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimitState;
+
+/**
+ * This instance's lease on one limiter: the permits it holds, until when it may spend them, and the one call to
+ * Redis under way for the next lease. Every field is guarded by the object's lock, which no network call holds.
+ */
+final class LimiterLease {
+
+    /** The shortest span a demand is measured over, as a fraction of the lease period: a burst is not extrapolated. */
+    private static final int SHORTEST_SPAN_PARTS = 10;
+
+    private final String limiterName;
+    private final LimitSpec spec;
+    private final Duration period;
+    private final LeaseCalls calls;
+
+    private long left;
+    private long endNanos;
+    private String receipt;
+    private long free;
+    private Duration next = Duration.ZERO;
+    private long spent;
+    private long spanStartNanos = System.nanoTime();
+    private CompletableFuture<Decision> fetching;
+
+    LimiterLease(String limiterName, LimitSpec spec, Duration period, LeaseCalls calls) {
+        this.limiterName = limiterName;
+        this.spec = spec;
+        this.period = period;
+        this.calls = calls;
+    }
+
+    LimitSpec spec() {
+        return spec;
+    }
+
+    boolean serves(AcquireRequest request) {
+        return spec.equals(request.spec()) && period.equals(request.lease().period());
+    }
+
+    /**
+     * Takes {@code permits} from the lease if it holds them and may still spend them; records the spend. Null when it
+     * cannot.
+     */
+    synchronized Decision take(long permits) {
+        if (left < permits || System.nanoTime() - endNanos >= 0) {
+            return null;
+        }
+        left -= permits;
+        spent += permits;
+        return new Decision(true, Duration.ZERO, state(), false, receipt);
+    }
+
+    /** Puts back permits a call took from the live lease {@code granted} and did not use; false when it ended. */
+    synchronized boolean putBack(long permits, String granted) {
+        if (!granted.equals(receipt) || System.nanoTime() - endNanos >= 0 || left + permits > spec.capacity()) {
+            return false;
+        }
+        left += permits;
+        spent -= permits;
+        return true;
+    }
+
+    /** A decision from the lease, else after the one call to Redis under way or started now. */
+    CompletionStage<Decision> acquire(AcquireRequest request) {
+        CompletableFuture<Decision> under;
+        CompletableFuture<Decision> mine = null;
+        Unspent unspent = null;
+        long sent = 0;
+        long wanted = 0;
+        synchronized (this) {
+            Decision taken = take(request.permits());
+            if (taken != null) {
+                calls.hit();
+                return CompletableFuture.completedFuture(taken);
+            }
+            under = fetching;
+            if (under == null) {
+                unspent = endNow();
+                sent = System.nanoTime();
+                wanted = size(request.permits(), sent);
+                spanStartNanos = sent;
+                spent = 0;
+                mine = new CompletableFuture<>();
+                fetching = mine;
+            }
+        }
+        if (unspent != null) {
+            calls.giveBack(limiterName, spec, unspent);
+        }
+        if (mine != null) {
+            fetch(request, wanted, sent, mine);
+            return mine;
+        }
+        // arrived during another caller's call: from the lease it brings, else its rejection, else a call of its own
+        return under.thenCompose(fetched -> fetched.allowed() ? acquire(request)
+                : CompletableFuture.completedFuture(fetched));
+    }
+
+    private void fetch(AcquireRequest request, long wanted, long sent, CompletableFuture<Decision> result) {
+        calls.redisCall();
+        CompletionStage<Decision> asked;
+        try {
+            asked = calls.delegate().acquire(wanted > request.permits()
+                    ? request.withLease(new AcquireRequest.Lease(period, wanted)) : request.withLease(null));
+        }
+        catch (RuntimeException ex) {
+            asked = CompletableFuture.failedFuture(ex);
+        }
+        asked.whenComplete((decision, ex) -> {
+            Decision answer = decision;
+            synchronized (this) {
+                if (ex == null && decision.allowed() && decision.state() != null) {
+                    free = decision.state().available();
+                    next = decision.state().nextPermitIn();
+                }
+                if (ex == null && decision.allowed() && decision.leased() > 0) {
+                    left = decision.leased();
+                    endNanos = sent + period.toNanos();
+                    receipt = decision.receipt();
+                    answer = new Decision(true, Duration.ZERO, state(), false, receipt);
+                    CompletableFuture.delayedExecutor(period.toNanos(), TimeUnit.NANOSECONDS)
+                            .execute(() -> expire(decision.receipt()));
+                }
+                if (ex == null && decision.allowed()) {
+                    spent += request.permits();
+                }
+                fetching = null;
+            }
+            // completed after the lock: callers chained on it take from the new lease at once
+            if (ex != null) {
+                result.completeExceptionally(ex);
+            }
+            else {
+                result.complete(answer);
+            }
+        });
+    }
+
+    /**
+     * The permits of the next lease: what this instance spent since the last call to Redis, over at least a tenth of
+     * the period, scaled to one period; at least the request's own, at most the rate (Redis grants at most half of
+     * what is free, see acquire-sliding.lua).
+     */
+    private long size(long permits, long now) {
+        long span = Math.max(now - spanStartNanos, period.toNanos() / SHORTEST_SPAN_PARTS);
+        double demand = Math.ceil(spent * (double) period.toNanos() / span);
+        return Math.min(spec.capacity(), Math.max(permits, (long) demand));
+    }
+
+    /** At the lease's end: what it did not spend goes back, unless a newer lease replaced it meanwhile. */
+    private void expire(String ended) {
+        Unspent unspent;
+        synchronized (this) {
+            if (!ended.equals(receipt)) {
+                return;
+            }
+            unspent = endNow();
+        }
+        calls.giveBack(limiterName, spec, unspent);
+    }
+
+    /** Ends the lease now: nothing more is spent from it; its unspent permits, for a refund, or null. */
+    synchronized Unspent endNow() {
+        Unspent unspent = left > 0 && receipt != null ? new Unspent(left, receipt) : null;
+        left = 0;
+        receipt = null;
+        endNanos = System.nanoTime();
+        return unspent;
+    }
+
+    synchronized long held() {
+        return left;
+    }
+
+    /** What Redis's last answer said was free, plus what this instance holds, never more than the rate. */
+    private LimitState state() {
+        return new LimitState(Math.min(spec.rate(), free + left), next);
+    }
+
+    /** Permits a lease did not spend, and the receipt that gives them back. */
+    record Unspent(long permits, String receipt) {
+    }
+}
