@@ -173,6 +173,15 @@ public @interface RateLimit {
     String waitTimeout() default "";
 
     /**
+     * A lease period, as a duration string like {@link #window()} ({@code 200ms}): each instance takes this limit's
+     * permits from Redis in batches and spends them in memory for at most this long, so that most decisions of a hot
+     * limit make no call to Redis, with the limit still exact at the time each permit is spent. A sliding window
+     * only, at most a tenth of its interval; the price is under-admission (a spent permit counts up to one lease
+     * longer). Empty: off, every decision goes to Redis. Overridden by {@code ratelimit.policies.<name>.lease}.
+     */
+    String lease() default "";
+
+    /**
      * Name of a method of the same bean to call instead of throwing when this limit rejects a call. It
      * takes the same parameters as the limited method, optionally followed by one parameter that accepts
      * the {@link io.github.redissonratelimit.RateLimitExceededException}, and returns a type the limited

@@ -133,7 +133,8 @@ abstract class RateLimitAspectSupport {
     /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
     LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
         return new LimitCall(operation, key, new AcquireRequest(stack.obtain().limiterName(key), operation.spec(),
-                permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout()));
+                permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout(), null,
+                operation.lease().isZero() ? null : new AcquireRequest.Lease(operation.lease(), 0)));
     }
 
     /** The call ended (any way): the grants it held until then go back, without the caller waiting. */

@@ -59,7 +59,7 @@ final class MergedRateLimitAnnotationParser implements RateLimitAnnotationParser
                 text(annotation, "condition"), text(annotation, "skipIf"), text(annotation, "cost"),
                 annotation.getBoolean("shadow"), text(annotation, "tier"), text(annotation, "chargeWhen"),
                 annotation.getEnum("algorithm", RateLimitAlgorithm.class), annotation.getLong("burst"),
-                annotation.getEnum("calendar", CalendarPeriod.class));
+                annotation.getEnum("calendar", CalendarPeriod.class), text(annotation, "lease"));
     }
 
     /** The text as written, or {@code null} when blank. */

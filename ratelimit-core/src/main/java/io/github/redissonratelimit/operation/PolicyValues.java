@@ -17,17 +17,26 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
  * mode, permits and burst for the calls of that tier; never null
  * @param algorithm the algorithm, burst, calendar period and zone; never null ({@link AlgorithmValues#NONE} when
  * none is configured)
+ * @param lease the lease period (see {@link io.github.redissonratelimit.annotation.RateLimit#lease()}); overrides
+ * the annotation's
  */
 public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
         BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers,
-        AlgorithmValues algorithm) {
+        AlgorithmValues algorithm, Duration lease) {
 
     public static final PolicyValues NONE = new PolicyValues(null, null, null, null, null, null, null, Map.of(),
-            AlgorithmValues.NONE);
+            AlgorithmValues.NONE, null);
 
     public PolicyValues {
         tiers = tiers == null ? Map.of() : Map.copyOf(tiers);
         algorithm = algorithm == null ? AlgorithmValues.NONE : algorithm;
+    }
+
+    /** Values without a lease. */
+    public PolicyValues(Long rate, Duration interval, RateLimitMode mode, Long permits, Boolean enabled,
+            BackendErrorPolicy onBackendError, Boolean shadow, Map<String, PolicyValues> tiers,
+            AlgorithmValues algorithm) {
+        this(rate, interval, mode, permits, enabled, onBackendError, shadow, tiers, algorithm, null);
     }
 
     /** Values with the sliding window unless the defaults say otherwise. */
@@ -63,7 +72,7 @@ public record PolicyValues(Long rate, Duration interval, RateLimitMode mode, Lon
         return new PolicyValues(values.rate != null ? values.rate : rate,
                 values.interval != null ? values.interval : interval, tierMode,
                 values.permits != null ? values.permits : permits, enabled, onBackendError, shadow, Map.of(),
-                algorithm.forTier(values.algorithm));
+                algorithm.forTier(values.algorithm), lease);
     }
 
     public boolean isDisabled() {

@@ -17,7 +17,16 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 record RateLimitDeclaration(String name, String key, long rate, DeclaredWindow window, RateLimitMode mode,
         long permits, String message, BackendErrorPolicy onBackendError, String waitTimeout, String fallback,
         String condition, String skipIf, String cost, boolean shadow, String tier, String chargeWhen,
-        RateLimitAlgorithm algorithm, long burst, CalendarPeriod calendar) {
+        RateLimitAlgorithm algorithm, long burst, CalendarPeriod calendar, String lease) {
+
+    /** A declaration without a lease. */
+    RateLimitDeclaration(String name, String key, long rate, DeclaredWindow window, RateLimitMode mode,
+            long permits, String message, BackendErrorPolicy onBackendError, String waitTimeout, String fallback,
+            String condition, String skipIf, String cost, boolean shadow, String tier, String chargeWhen,
+            RateLimitAlgorithm algorithm, long burst, CalendarPeriod calendar) {
+        this(name, key, rate, window, mode, permits, message, onBackendError, waitTimeout, fallback, condition, skipIf,
+                cost, shadow, tier, chargeWhen, algorithm, burst, calendar, null);
+    }
 
     /** The window as written: a duration text, or an interval in a unit; {@code null} text and 0 when not set. */
     record DeclaredWindow(String text, long interval, TimeUnit unit) {

@@ -30,6 +30,7 @@ public final class RateLimitOperation {
     private final BackendErrorPolicy backendErrorPolicy;
     private final String displayName;
     private final Duration waitTimeout;
+    private final Duration lease;
     private final ConditionExpression condition;
     private final ConditionExpression skipIf;
     private final ChargeCondition chargeWhen;
@@ -51,6 +52,7 @@ public final class RateLimitOperation {
         this.backendErrorPolicy = Objects.requireNonNull(builder.backendErrorPolicy, "backendErrorPolicy");
         this.displayName = builder.displayName != null ? builder.displayName : name;
         this.waitTimeout = Objects.requireNonNull(builder.waitTimeout, "waitTimeout");
+        this.lease = Objects.requireNonNull(builder.lease, "lease");
         this.condition = builder.condition;
         this.skipIf = builder.skipIf;
         this.chargeWhen = builder.chargeWhen;
@@ -165,6 +167,11 @@ public final class RateLimitOperation {
         return waitTimeout;
     }
 
+    /** The lease period of a limit whose permits each instance leases from Redis; zero when it has none. */
+    public Duration lease() {
+        return lease;
+    }
+
     /** The {@code condition} expression, or {@code null}. */
     public ConditionExpression condition() {
         return condition;
@@ -219,7 +226,7 @@ public final class RateLimitOperation {
     RateLimitOperation withLimit(LimitSpec spec, long permits) {
         return new RateLimitOperationBuilder(method, name, spec).key(key).permits(permits).message(message)
                 .policyName(policyName).source(source + "+override").backendErrorPolicy(backendErrorPolicy)
-                .displayName(displayName).waitTimeout(waitTimeout).condition(condition).skipIf(skipIf)
+                .displayName(displayName).waitTimeout(waitTimeout).lease(lease).condition(condition).skipIf(skipIf)
                 .chargeWhen(chargeWhen).fallback(fallback).cost(cost).shadow(shadow).callerKey(callerKey)
                 .build(); // no tiers: an override holds for every caller of the limit
     }
@@ -230,6 +237,7 @@ public final class RateLimitOperation {
                 + (cost != null ? ", cost=" + cost.source() : permits == 1 ? "" : ", permits=" + permits)
                 + (shadow ? ", shadow" : "")
                 + (waitTimeout.isZero() ? "" : ", waitTimeout=" + waitTimeout)
+                + (lease.isZero() ? "" : ", lease=" + lease)
                 + (fallback == null ? "" : ", fallback=" + fallback)
                 + (chargeWhen == null ? "" : ", chargeWhen=" + chargeWhen.source()) + ") on " + method;
     }

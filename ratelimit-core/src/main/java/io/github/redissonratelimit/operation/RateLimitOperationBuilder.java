@@ -23,6 +23,7 @@ public final class RateLimitOperationBuilder {
     BackendErrorPolicy backendErrorPolicy = BackendErrorPolicy.DEFAULT;
     String displayName;
     Duration waitTimeout = Duration.ZERO;
+    Duration lease = Duration.ZERO;
     ConditionExpression condition;
     ConditionExpression skipIf;
     ChargeCondition chargeWhen;
@@ -80,6 +81,12 @@ public final class RateLimitOperationBuilder {
     }
 
     /** How long a call may wait for its permits; zero (the default) rejects at once. */
+    /** @param lease the lease period of {@link io.github.redissonratelimit.annotation.RateLimit#lease()}; zero: off */
+    public RateLimitOperationBuilder lease(Duration lease) {
+        this.lease = lease;
+        return this;
+    }
+
     public RateLimitOperationBuilder waitTimeout(Duration waitTimeout) {
         this.waitTimeout = waitTimeout;
         return this;

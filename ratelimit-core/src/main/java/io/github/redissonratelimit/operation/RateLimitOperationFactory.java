@@ -90,7 +90,9 @@ final class RateLimitOperationFactory {
             throw new InvalidRateLimitException(description, "chargeWhen", "is set on an in-flight limit, whose "
                     + "permits always go back when the call ends", "remove chargeWhen, or declare a rate limit", null);
         }
+        Duration lease = lease(declaration, policy, policyPath, spec, description);
         return RateLimitOperation.builder(description, declaredName != null ? declaredName : unnamed.name(), spec)
+                .lease(lease)
                 .key(expressions.key(declaration.key(), method))
                 .permits(permits == null ? 1 : permits.value())
                 .cost(cost)
@@ -110,6 +112,36 @@ final class RateLimitOperationFactory {
                 .fallback(declaration.fallback() == null ? null
                         : FallbackMethod.resolve(method.userClass(), method.method(), declaration.fallback(), description))
                 .build();
+    }
+
+    /**
+     * The lease period: the policy's, else the annotation's, else none; only for an algorithm that leases (the
+     * sliding window), and at most a tenth of the interval, so that what a lease costs (a spent permit counts up to
+     * one lease longer) stays small.
+     */
+    private Duration lease(RateLimitDeclaration declaration, PolicyValues policy, String policyPath, LimitSpec spec,
+            String description) {
+        boolean fromPolicy = policy != null && policy.lease() != null;
+        String attribute = fromPolicy ? policies.describePolicyValue(policyPath, "lease") : "lease";
+        Duration lease = fromPolicy ? policy.lease() : declaration.lease() == null ? Duration.ZERO
+                : DurationText.parseAttribute(declaration.lease(), "lease", description,
+                        "\"100ms\" or \"PT0.1S\", or leave it empty for no lease");
+        if (lease.isZero()) {
+            return lease;
+        }
+        if (!spec.algorithm().leases()) {
+            throw new InvalidRateLimitException(description, attribute, "(" + lease + ") is set on " + spec.algorithm()
+                    + ", whose permits cannot be leased yet: only a sliding window keeps its bound with leases",
+                    "remove " + attribute + ", or use algorithm SLIDING_WINDOW", null);
+        }
+        Duration most = spec.interval().dividedBy(10);
+        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
+            throw new InvalidRateLimitException(description, attribute, "must be at least 1ms and at most a tenth "
+                    + "of the interval (" + most + ") but was " + lease + ": a spent permit counts up to one lease "
+                    + "longer than its interval, which a short lease keeps small", "set " + attribute + " between 1ms "
+                            + "and " + most + ", or remove it", null);
+        }
+        return lease;
     }
 
     private Setting<Long> rate(RateLimitDeclaration declaration, ValueResolver values, String description) {

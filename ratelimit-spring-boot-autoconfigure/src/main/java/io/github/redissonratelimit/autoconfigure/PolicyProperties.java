@@ -1,5 +1,7 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.time.Duration;
+
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,6 +34,21 @@ public class PolicyProperties extends TierProperties {
      * Unset: the annotation decides.
      */
     private Boolean shadow;
+
+    /**
+     * Lease period (e.g. 100ms): each instance takes the limit's permits from Redis in batches and spends them in
+     * memory for at most this long, the limit still exact when each permit is spent. Sliding window only, at most a
+     * tenth of the interval. Unset: @RateLimit(lease) decides (off by default).
+     */
+    private Duration lease;
+
+    public Duration getLease() {
+        return lease;
+    }
+
+    public void setLease(Duration lease) {
+        this.lease = lease;
+    }
 
     /**
      * Values per tier, for @RateLimit(name = "<name>", tier = "...") whose tier expression gives the tier's name:

@@ -29,7 +29,8 @@ final class PropertiesRateLimitPolicies implements RateLimitPolicies {
                 new AlgorithmValues(null, values.getBurst(), null, null))));
         return new PolicyValues(policy.getRate(), policy.getInterval(), policy.getMode(), policy.getPermits(),
                 policy.isEnabled(), policy.getOnBackendError(), policy.getShadow(), tiers,
-                new AlgorithmValues(policy.getAlgorithm(), policy.getBurst(), policy.getCalendar(), policy.getZone()));
+                new AlgorithmValues(policy.getAlgorithm(), policy.getBurst(), policy.getCalendar(), policy.getZone()),
+                policy.getLease());
     }
 
     @Override

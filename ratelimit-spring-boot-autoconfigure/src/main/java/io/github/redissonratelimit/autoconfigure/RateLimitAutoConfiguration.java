@@ -75,6 +75,9 @@ public final class RateLimitAutoConfiguration {
     /** Name of the decorator bean that waits for permits, for limits with a {@code waitTimeout}. */
     public static final String WAITING_DECORATOR = "rateLimitWaitingDecorator";
 
+    /** Name of the decorator bean that serves leased limits from permits leased in batches. */
+    public static final String LEASE_DECORATOR = "rateLimitLeaseDecorator";
+
     /** Name of the decorator bean that applies the {@code local} outage policy. */
     public static final String LOCAL_OUTAGE_DECORATOR = "rateLimitLocalOutageDecorator";
 

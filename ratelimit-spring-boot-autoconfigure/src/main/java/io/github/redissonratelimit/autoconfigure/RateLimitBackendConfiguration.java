@@ -1,6 +1,10 @@
 package io.github.redissonratelimit.autoconfigure;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
 import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -9,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.redissonratelimit.lease.LeasingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
@@ -34,6 +39,8 @@ import io.github.redissonratelimit.redis.ReleaseSubscriptions;
  * <li>{@value RateLimitAutoConfiguration#LOCAL_REJECTION_DECORATOR}
  * ({@link RateLimitBackendDecorator#LOCAL_REJECTION_ORDER}, unless {@code ratelimit.local-rejection.enabled=false}):
  * rejections known in this JVM answered from memory;</li>
+ * <li>{@value RateLimitAutoConfiguration#LEASE_DECORATOR} ({@link RateLimitBackendDecorator#LEASE_ORDER}): limits
+ * with a lease served from permits leased in batches;</li>
  * <li>{@value RateLimitAutoConfiguration#WAITING_DECORATOR} ({@link RateLimitBackendDecorator#WAITING_ORDER}): waits
  * for permits, for requests with a {@code waitTimeout};</li>
  * <li>{@value RateLimitAutoConfiguration#LOCAL_OUTAGE_DECORATOR}
@@ -85,6 +92,32 @@ final class RateLimitBackendConfiguration {
             LimiterMemories rateLimitLimiterMemories) {
         long maxEntries = properties.getLocalRejection().getMaxEntries();
         return backend -> rateLimitLimiterMemories.register(new LocalRejectionCache(backend, maxEntries));
+    }
+
+    /** Requests of limits without a lease pass through it; the leases end (unspent permits back) at shutdown. */
+    @Bean(RateLimitAutoConfiguration.LEASE_DECORATOR)
+    @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.LEASE_DECORATOR)
+    @Order(RateLimitBackendDecorator.LEASE_ORDER)
+    LeaseDecorator rateLimitLeaseDecorator() {
+        return new LeaseDecorator();
+    }
+
+    /** Makes the lease layer and ends its leases when the context closes. */
+    static final class LeaseDecorator implements RateLimitBackendDecorator, DisposableBean {
+
+        private final List<LeasingRateLimitBackend> made = new CopyOnWriteArrayList<>();
+
+        @Override
+        public RateLimitBackend decorate(RateLimitBackend backend) {
+            LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(backend);
+            made.add(leasing);
+            return leasing;
+        }
+
+        @Override
+        public void destroy() {
+            made.forEach(LeasingRateLimitBackend::close);
+        }
     }
 
     @Bean(RateLimitAutoConfiguration.WAITING_DECORATOR)

@@ -40,6 +40,9 @@ public interface RateLimitBackendDecorator {
     /** Order of the wait for permits: each attempt goes through the layers inside it. */
     int WAITING_ORDER = 2000;
 
+    /** The order of {@value RateLimitAutoConfiguration#LEASE_DECORATOR}: below the wait, above the rejections. */
+    int LEASE_ORDER = 1500;
+
     /** Order of the local outage policy: outermost of the auto-configuration's decorators. */
     int LOCAL_OUTAGE_ORDER = 3000;
 
