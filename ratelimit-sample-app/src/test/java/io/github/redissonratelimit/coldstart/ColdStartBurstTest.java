@@ -173,8 +173,11 @@ class ColdStartBurstTest {
                 HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
                         .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(60)).build();
                 pending.add(http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, ex) -> {
-                    statuses.computeIfAbsent(response != null ? response.statusCode() : -1, status -> new AtomicInteger())
-                            .incrementAndGet();
+                    int failed = statuses.computeIfAbsent(response != null ? response.statusCode() : -1,
+                            status -> new AtomicInteger()).incrementAndGet();
+                    if (response == null && failed <= 3) {
+                        System.err.println("[cold-start] " + run + ": request " + path + " failed: " + ex);
+                    }
                     answered.countDown();
                 }));
             }, 0, 1_000_000_000L / perSecond, TimeUnit.NANOSECONDS);

@@ -30,6 +30,7 @@ final class LoadGeneratorWarmUp {
 
     private static final int REQUESTS = 10_000;
     private static final int PER_SECOND = 2_000;
+    private static final int BACKLOG = 4_096;
 
     /** The test's load generator: sends {@code total} requests at {@code perSecond} to {@code base}. */
     @FunctionalInterface
@@ -46,7 +47,9 @@ final class LoadGeneratorWarmUp {
         // it from its pool for the next request already, and a POST is not retried ("header parser received no
         // bytes", 1 run in 30 on Java 25, 3 in 5 with a cap of 2). Read once, when the first server is built.
         System.setProperty("sun.net.httpserver.maxIdleConnections", "100000");
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        // A backlog for the connections the client opens at once when the machine is slow (the default, 50, overflowed
+        // on a loaded machine: 5 of 10,000 warm-up requests failed to connect)
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), BACKLOG);
         ExecutorService workers = Executors.newFixedThreadPool(4);
         AtomicInteger served = new AtomicInteger();
         server.setExecutor(workers);
