@@ -19,6 +19,7 @@ import org.springframework.core.annotation.Order;
 
 import io.github.redissonratelimit.local.LocalOutagePolicy;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
+import io.github.redissonratelimit.lease.LeasingRateLimitBackend;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.interceptor.RateLimitAdvisor;
@@ -127,8 +128,8 @@ class RateLimitAutoConfigurationTest {
     @Test
     void rejectsFloodsFromMemoryByDefault() {
         withRedisson().run(context -> assertThat(TestBackends.layerTypes(context.getBean(RateLimitBackend.class)))
-                .containsExactly(LocalOutagePolicy.class, WaitingRateLimitBackend.class, LocalRejectionCache.class,
-                        ResilientRateLimitBackend.class, RedissonRateLimitBackend.class));
+                .containsExactly(LocalOutagePolicy.class, WaitingRateLimitBackend.class, LeasingRateLimitBackend.class,
+                        LocalRejectionCache.class, ResilientRateLimitBackend.class, RedissonRateLimitBackend.class));
     }
 
     /** Sees what it wraps, right around the Redisson backend. */
@@ -152,8 +153,8 @@ class RateLimitAutoConfigurationTest {
         withRedisson().withUserConfiguration(Innermost.class).withPropertyValues("ratelimit.local-rejection.enabled=false")
                 .run(context -> {
                     assertThat(TestBackends.layerTypes(context.getBean(RateLimitBackend.class))).containsExactly(
-                            LocalOutagePolicy.class, WaitingRateLimitBackend.class, ResilientRateLimitBackend.class,
-                            RedissonRateLimitBackend.class);
+                            LocalOutagePolicy.class, WaitingRateLimitBackend.class, LeasingRateLimitBackend.class,
+                            ResilientRateLimitBackend.class, RedissonRateLimitBackend.class);
                     assertThat(context.getBean(Innermost.class).wrapped).isInstanceOf(RedissonRateLimitBackend.class);
                 });
         withRedisson().withPropertyValues("ratelimit.local-rejection.max-entries=0").run(context ->
@@ -203,12 +204,12 @@ class RateLimitAutoConfigurationTest {
     @Test
     void defaultsLimitLocallyWithinOneHundredMilliseconds() {
         withRedisson().run(context -> {
-            // the outage policy outermost, then the wait, the flood shortcut (it costs no Redis call), and the deadline
-            // and circuit breaker around Redis
+            // the outage policy outermost, then the wait, the leases and the flood shortcut (both cost no Redis call),
+            // and the deadline and circuit breaker around Redis
             RateLimitBackend stack = context.getBean(RateLimitBackend.class);
             assertThat(TestBackends.layerTypes(stack)).containsExactly(LocalOutagePolicy.class,
-                    WaitingRateLimitBackend.class, LocalRejectionCache.class, ResilientRateLimitBackend.class,
-                    RedissonRateLimitBackend.class);
+                    WaitingRateLimitBackend.class, LeasingRateLimitBackend.class, LocalRejectionCache.class,
+                    ResilientRateLimitBackend.class, RedissonRateLimitBackend.class);
             assertThat(TestBackends.layer(stack, ResilientRateLimitBackend.class).getTimeout())
                     .isEqualTo(Duration.ofMillis(100));
             assertThat(context.getBean(RateLimitInterceptor.class).getDefaultBackendErrorPolicy())

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.redissonratelimit.lease.LeasingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LocalRejectionCache;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.limiter.WaitingRateLimitBackend;
@@ -21,8 +22,8 @@ import io.github.redissonratelimit.resilience.ResilientRateLimitBackend;
 
 /**
  * The backend is the Redisson backend bean wrapped by the {@link RateLimitBackendDecorator} beans in their order:
- * the deadline and circuit breaker right around Redis, the local rejection cache around them, then the wait, then the
- * local outage policy outermost; a decorator of the application where its order puts it. No Redis: only the wiring
+ * the deadline and circuit breaker right around Redis, the local rejection cache around them, then the leases, then the
+ * wait, then the local outage policy outermost; a decorator of the application where its order puts it. No Redis: only the wiring
  * is looked at.
  */
 class RateLimitBackendCompositionTest {
@@ -59,6 +60,12 @@ class RateLimitBackendCompositionTest {
         }
 
         @Bean
+        @Order(RateLimitBackendDecorator.LEASE_ORDER - 1)
+        Recorder belowTheLeases() {
+            return new Recorder();
+        }
+
+        @Bean
         @Order(RateLimitBackendDecorator.WAITING_ORDER - 1)
         Recorder belowTheWait() {
             return new Recorder();
@@ -86,13 +93,15 @@ class RateLimitBackendCompositionTest {
             assertThat(context).hasNotFailed().hasBean(RateLimitAutoConfiguration.REDISSON_BACKEND)
                     .hasBean(RateLimitAutoConfiguration.RESILIENCE_DECORATOR)
                     .hasBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR)
+                    .hasBean(RateLimitAutoConfiguration.LEASE_DECORATOR)
                     .hasBean(RateLimitAutoConfiguration.WAITING_DECORATOR)
                     .hasBean(RateLimitAutoConfiguration.LOCAL_OUTAGE_DECORATOR);
             RateLimitBackend redisson = context.getBean(RateLimitAutoConfiguration.REDISSON_BACKEND, RateLimitBackend.class);
             assertThat(redisson).isInstanceOf(RedissonRateLimitBackend.class);
             assertThat(recorder(context, "innermost").wrapped).isSameAs(redisson);
             assertThat(recorder(context, "between").wrapped).isInstanceOf(ResilientRateLimitBackend.class);
-            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheLeases").wrapped).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LeasingRateLimitBackend.class);
             assertThat(recorder(context, "belowTheOutagePolicy").wrapped).isInstanceOf(WaitingRateLimitBackend.class);
             assertThat(recorder(context, "unordered").wrapped).isInstanceOf(LocalOutagePolicy.class);
             assertThat(((LocalOutagePolicy) recorder(context, "unordered").wrapped).getFallback())
@@ -103,11 +112,11 @@ class RateLimitBackendCompositionTest {
     }
 
     @Test
-    void withoutLocalRejectionTheWaitWrapsTheDeadlineAndBreaker() {
+    void withoutLocalRejectionTheLeasesWrapTheDeadlineAndBreaker() {
         runner.withUserConfiguration(Recorders.class).withPropertyValues("ratelimit.local-rejection.enabled=false")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(RateLimitAutoConfiguration.LOCAL_REJECTION_DECORATOR);
-                    assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(ResilientRateLimitBackend.class);
+                    assertThat(recorder(context, "belowTheLeases").wrapped).isInstanceOf(ResilientRateLimitBackend.class);
                 });
     }
 
@@ -124,8 +133,9 @@ class RateLimitBackendCompositionTest {
     @Test
     void aDecoratorOfTheSameNameReplacesOneAtItsOrder() {
         runner.withUserConfiguration(OwnLocalRejection.class, Recorders.class).run(context -> {
-            RateLimitBackend own = recorder(context, "belowTheWait").wrapped;
+            RateLimitBackend own = recorder(context, "belowTheLeases").wrapped;
             assertThat(TestBackends.wrappedBy(own)).isInstanceOf(ResilientRateLimitBackend.class);
+            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LeasingRateLimitBackend.class);
             assertThat(recorder(context, "belowTheOutagePolicy").wrapped).isInstanceOf(WaitingRateLimitBackend.class);
         });
     }
@@ -144,7 +154,7 @@ class RateLimitBackendCompositionTest {
         runner.withUserConfiguration(NoResilience.class, Recorders.class).run(context -> {
             RateLimitBackend redisson = context.getBean(RateLimitAutoConfiguration.REDISSON_BACKEND, RateLimitBackend.class);
             assertThat(recorder(context, "between").wrapped).isSameAs(redisson);
-            assertThat(recorder(context, "belowTheWait").wrapped).isInstanceOf(LocalRejectionCache.class);
+            assertThat(recorder(context, "belowTheLeases").wrapped).isInstanceOf(LocalRejectionCache.class);
         });
     }
 
