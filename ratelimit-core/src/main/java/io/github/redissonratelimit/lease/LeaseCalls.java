@@ -1,5 +1,9 @@
 package io.github.redissonratelimit.lease;
 
+import java.util.concurrent.CompletionStage;
+
+import io.github.redissonratelimit.limiter.AcquireRequest;
+import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
@@ -7,6 +11,9 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
 interface LeaseCalls {
 
     RateLimitBackend delegate();
+
+    /** Decides {@code request} afresh through the backend (a dropped lease's callers: a new lease, or none). */
+    CompletionStage<Decision> again(AcquireRequest request);
 
     /** Gives back a lease's unspent permits ({@code unspent} may be null: nothing to give back). */
     void giveBack(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent);

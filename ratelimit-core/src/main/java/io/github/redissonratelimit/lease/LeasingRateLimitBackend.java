@@ -10,11 +10,13 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LimitSpec;
+import io.github.redissonratelimit.limiter.LimiterMemory;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
 /**
@@ -48,7 +50,7 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * else all its limits are decided by Redis as without leases. Headers read Redis's last free count plus what this
  * instance holds, never more than the rate.
  */
-public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, AutoCloseable {
+public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, LimiterMemory, AutoCloseable {
 
     private final RateLimitBackend delegate;
     private final Map<String, LimiterLease> leases = new ConcurrentHashMap<>();
@@ -59,6 +61,11 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         @Override
         public RateLimitBackend delegate() {
             return delegate;
+        }
+
+        @Override
+        public CompletionStage<Decision> again(AcquireRequest request) {
+            return acquire(request);
         }
 
         @Override
@@ -141,6 +148,18 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
     public long held(String limiterName) {
         LimiterLease lease = leases.get(limiterName);
         return lease == null ? 0 : lease.held();
+    }
+
+    /**
+     * Drops the leases of the limiters a reset deleted or an override changed (registered with the instance's
+     * {@link io.github.redissonratelimit.limiter.LimiterMemories}): their next decision goes to Redis. Their unspent
+     * permits are not given back: after a reset the lease's grant is gone with the keys, and a refund could only find
+     * a newer lease that happened to end in the same millisecond and free permits its holder still spends; after an
+     * override they stay counted until one interval after the lease's end (under-admission only, never more).
+     */
+    @Override
+    public void forget(Predicate<String> limiterNames) {
+        leases.entrySet().removeIf(entry -> limiterNames.test(entry.getKey()) && entry.getValue().drop());
     }
 
     /** Ends every lease: their unspent permits go back to Redis (waiting for the refunds up to one second). */

@@ -32,6 +32,7 @@ final class LimiterLease {
     private long spent;
     private long spanStartNanos = System.nanoTime();
     private CompletableFuture<Decision> fetching;
+    private boolean dropped;
 
     LimiterLease(String limiterName, LimitSpec spec, Duration period, LeaseCalls calls) {
         this.limiterName = limiterName;
@@ -53,7 +54,7 @@ final class LimiterLease {
      * cannot.
      */
     synchronized Decision take(long permits) {
-        if (left < permits || System.nanoTime() - endNanos >= 0) {
+        if (dropped || left < permits || System.nanoTime() - endNanos >= 0) {
             return null;
         }
         left -= permits;
@@ -85,7 +86,7 @@ final class LimiterLease {
                 return CompletableFuture.completedFuture(taken);
             }
             under = fetching;
-            if (under == null) {
+            if (under == null && !dropped) {
                 unspent = endNow();
                 sent = System.nanoTime();
                 wanted = size(request.permits(), sent);
@@ -101,6 +102,9 @@ final class LimiterLease {
         if (mine != null) {
             fetch(request, wanted, sent, mine);
             return mine;
+        }
+        if (under == null) {
+            return calls.again(request); // dropped: the backend's lease of the limiter now, if any
         }
         // arrived during another caller's call: from the lease it brings, else its rejection, else a call of its own
         return under.thenCompose(fetched -> fetched.allowed() ? acquire(request)
@@ -124,7 +128,7 @@ final class LimiterLease {
                     free = decision.state().available();
                     next = decision.state().nextPermitIn();
                 }
-                if (ex == null && decision.allowed() && decision.leased() > 0) {
+                if (ex == null && decision.allowed() && decision.leased() > 0 && !dropped) {
                     left = decision.leased();
                     endNanos = sent + period.toNanos();
                     receipt = decision.receipt();
@@ -177,6 +181,17 @@ final class LimiterLease {
         receipt = null;
         endNanos = System.nanoTime();
         return unspent;
+    }
+
+    /**
+     * Drops the lease for good (a reset or an override): nothing more is spent from it, its unspent permits are not
+     * given back, a lease still being fetched is not taken up, and its callers decide again. Always true.
+     */
+    synchronized boolean drop() {
+        dropped = true;
+        left = 0;
+        receipt = null;
+        return true;
     }
 
     synchronized long held() {

@@ -94,22 +94,30 @@ final class RateLimitBackendConfiguration {
         return backend -> rateLimitLimiterMemories.register(new LocalRejectionCache(backend, maxEntries));
     }
 
-    /** Requests of limits without a lease pass through it; the leases end (unspent permits back) at shutdown. */
+    /**
+     * Requests of limits without a lease pass through it; resets and overrides drop the leases of the limiters they
+     * concern; the leases end (unspent permits back) at shutdown.
+     */
     @Bean(RateLimitAutoConfiguration.LEASE_DECORATOR)
     @ConditionalOnMissingBean(name = RateLimitAutoConfiguration.LEASE_DECORATOR)
     @Order(RateLimitBackendDecorator.LEASE_ORDER)
-    LeaseDecorator rateLimitLeaseDecorator() {
-        return new LeaseDecorator();
+    LeaseDecorator rateLimitLeaseDecorator(LimiterMemories rateLimitLimiterMemories) {
+        return new LeaseDecorator(rateLimitLimiterMemories);
     }
 
-    /** Makes the lease layer and ends its leases when the context closes. */
+    /** Makes the lease layer, registered with the instance's memories, and ends its leases when the context closes. */
     static final class LeaseDecorator implements RateLimitBackendDecorator, DisposableBean {
 
         private final List<LeasingRateLimitBackend> made = new CopyOnWriteArrayList<>();
+        private final LimiterMemories memories;
+
+        LeaseDecorator(LimiterMemories memories) {
+            this.memories = memories;
+        }
 
         @Override
         public RateLimitBackend decorate(RateLimitBackend backend) {
-            LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(backend);
+            LeasingRateLimitBackend leasing = memories.register(new LeasingRateLimitBackend(backend));
             made.add(leasing);
             return leasing;
         }
