@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 
@@ -52,8 +53,12 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  */
 public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, LimiterMemory, AutoCloseable {
 
+    /** The fewest leases kept before idle ones are looked for. */
+    private static final int SWEEP_FLOOR = 64;
+
     private final RateLimitBackend delegate;
     private final Map<String, LimiterLease> leases = new ConcurrentHashMap<>();
+    private final AtomicInteger sweepAt = new AtomicInteger(SWEEP_FLOOR);
     private final LongAdder hits = new LongAdder();
     private final LongAdder redisCalls = new LongAdder();
     private final LeaseCalls calls = new LeaseCalls() {
@@ -193,9 +198,33 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         if (request.lease() == null || !request.spec().algorithm().leases()) {
             return null;
         }
-        LimiterLease lease = leases.computeIfAbsent(request.limiterName(),
-                name -> new LimiterLease(name, request.spec(), request.lease().period(), calls));
+        LimiterLease lease = leases.get(request.limiterName());
+        if (lease == null) {
+            lease = leases.computeIfAbsent(request.limiterName(),
+                    name -> new LimiterLease(name, request.spec(), request.lease().period(), calls));
+            sweepWhenGrown();
+        }
         return lease.serves(request) ? lease : null;
+    }
+
+    /**
+     * Removes the idle leases ({@link LimiterLease#retireIfIdle}) once the map has doubled since the last look, so
+     * it holds fewer than twice the limiters that were in use at that look (or {@value #SWEEP_FLOOR}): a limit keyed
+     * per caller cannot grow it without end, and a look costs one pass over the map per doubling.
+     */
+    private void sweepWhenGrown() {
+        int at = sweepAt.get();
+        if (leases.size() < at || !sweepAt.compareAndSet(at, Integer.MAX_VALUE)) {
+            return;
+        }
+        long now = System.nanoTime();
+        leases.values().removeIf(lease -> lease.retireIfIdle(now));
+        sweepAt.set(Math.max(SWEEP_FLOOR, 2 * leases.size()));
+    }
+
+    /** The limiters this instance keeps a lease for (held, being fetched, or with requests in its last period). */
+    public int leasedLimiters() {
+        return leases.size();
     }
 
     private CompletableFuture<Void> refund(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent) {

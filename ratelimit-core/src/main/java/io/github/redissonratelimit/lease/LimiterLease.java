@@ -33,6 +33,7 @@ final class LimiterLease {
     private long spanStartNanos = System.nanoTime();
     private CompletableFuture<Decision> fetching;
     private boolean dropped;
+    private long lastRequestNanos = System.nanoTime();
 
     LimiterLease(String limiterName, LimitSpec spec, Duration period, LeaseCalls calls) {
         this.limiterName = limiterName;
@@ -54,6 +55,7 @@ final class LimiterLease {
      * cannot.
      */
     synchronized Decision take(long permits) {
+        lastRequestNanos = System.nanoTime();
         if (dropped || left < permits || System.nanoTime() - endNanos >= 0) {
             return null;
         }
@@ -192,6 +194,18 @@ final class LimiterLease {
         left = 0;
         receipt = null;
         return true;
+    }
+
+    /**
+     * Retires the lease when it holds no permit, fetches none and saw no request for one lease period (what it
+     * measured of the demand is then worth nothing): its callers, should any come, decide again. Whether it is
+     * retired.
+     */
+    synchronized boolean retireIfIdle(long now) {
+        if (!dropped && (fetching != null || left > 0 || now - lastRequestNanos < period.toNanos())) {
+            return false;
+        }
+        return drop();
     }
 
     synchronized long held() {
