@@ -246,6 +246,14 @@ if keepAlive > 0 then
   if added and slack > lifetime - needed then
     slack = lifetime - needed
   end
+  if not stored and configured then
+    -- a renewal forced by a lost counter must not cut short a member stamped ahead (a lease's): it counts until one
+    -- interval past its score
+    local newest = redis.call('zrange', grantsKey, -1, -1, 'withscores')
+    if #newest > 0 and newest[2] + interval - now > lifetime then
+      lifetime = newest[2] + interval - now
+    end
+  end
   if not stored or redis.call('pttl', grantsKey) < lifetime - slack then
     redis.call('pexpire', KEYS[1], lifetime)
     redis.call('pexpire', valueKey, lifetime)

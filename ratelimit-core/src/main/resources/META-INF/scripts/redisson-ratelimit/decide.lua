@@ -219,6 +219,14 @@ decide_sliding = function(keys, argument)
       slack = math.min(slack, lifetime - interval - width)
     end
     renew = write or stored == false or redis.call('pttl', grantsKey) < lifetime - slack
+    if write or stored == false then
+      -- a forced renewal must not cut short a member stamped ahead (a lease's, see acquire-sliding.lua): it counts
+      -- until one interval past its score
+      local newest = redis.call('zrange', grantsKey, -1, -1, 'withscores')
+      if #newest > 0 then
+        lifetime = math.max(lifetime, tonumber(newest[2]) + interval - now)
+      end
+    end
   end
   if renew then
     redis.call('pexpire', keys[1], lifetime)
