@@ -51,7 +51,8 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * else all its limits are decided by Redis as without leases. Headers read Redis's last free count plus what this
  * instance holds, never more than the rate.
  */
-public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, LimiterMemory, AutoCloseable {
+public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, LimiterMemory, LeaseCounts,
+        AutoCloseable {
 
     /** The fewest leases kept before idle ones are looked for. */
     private static final int SWEEP_FLOOR = 64;
@@ -140,11 +141,13 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
     }
 
     /** Decisions served from a lease in memory since this backend was made. */
+    @Override
     public long leaseHits() {
         return hits.sum();
     }
 
     /** Calls to the delegate for decisions of leased limits (each a new lease or a plain decision). */
+    @Override
     public long redisCalls() {
         return redisCalls.sum();
     }

@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.redissonratelimit.lease.LeaseCounts;
 import io.github.redissonratelimit.lease.LeasingRateLimitBackend;
 import io.github.redissonratelimit.limiter.LimiterMemories;
 import io.github.redissonratelimit.limiter.LimiterMemory;
@@ -106,7 +107,7 @@ final class RateLimitBackendConfiguration {
     }
 
     /** Makes the lease layer, registered with the instance's memories, and ends its leases when the context closes. */
-    static final class LeaseDecorator implements RateLimitBackendDecorator, DisposableBean {
+    static final class LeaseDecorator implements RateLimitBackendDecorator, LeaseCounts, DisposableBean {
 
         private final List<LeasingRateLimitBackend> made = new CopyOnWriteArrayList<>();
         private final LimiterMemories memories;
@@ -125,6 +126,16 @@ final class RateLimitBackendConfiguration {
         @Override
         public void destroy() {
             made.forEach(LeasingRateLimitBackend::close);
+        }
+
+        @Override
+        public long leaseHits() {
+            return made.stream().mapToLong(LeasingRateLimitBackend::leaseHits).sum();
+        }
+
+        @Override
+        public long redisCalls() {
+            return made.stream().mapToLong(LeasingRateLimitBackend::redisCalls).sum();
         }
     }
 

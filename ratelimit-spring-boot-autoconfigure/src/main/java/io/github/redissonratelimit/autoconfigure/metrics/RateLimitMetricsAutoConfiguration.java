@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.metrics;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -14,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.autoconfigure.RateLimitProperties;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.lease.LeaseCounts;
 import io.github.redissonratelimit.local.LocalFallback;
 import io.github.redissonratelimit.metrics.RateLimitMetrics;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
@@ -24,7 +26,8 @@ import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
  * ({@link RateLimitMetrics}, told every decision, near the limit below {@code ratelimit.metrics.near-limit-share}) and {@code ratelimit.backend.failures}, {@code ratelimit.backend.skipped} and
  * {@code ratelimit.backend.circuit.open} ({@link RateLimitBackendMetrics}, told the Redis outages), and the
  * {@code ratelimit.local.*} meters of the local outage policy ({@link LocalFallbackMetrics}), and
- * {@code ratelimit.leases.held}, the leases of calls in flight this instance renews.
+ * {@code ratelimit.leases.held}, the leases of calls in flight this instance renews, and
+ * {@code ratelimit.leased.decisions}, the decisions of limits with a permit lease by where they were made.
  */
 @AutoConfiguration(after = RateLimitAutoConfiguration.class, afterName = {
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
@@ -55,6 +58,23 @@ public final class RateLimitMetricsAutoConfiguration {
                 RedissonRateLimitBackend::heldLeases)
                 .description("Leases of calls in flight (in-flight limits) this instance holds and renews")
                 .register(registry));
+    }
+
+    /**
+     * {@code ratelimit.leased.decisions}: the decisions of limits with a lease, {@code source=lease} from a lease in
+     * memory, {@code source=redis} by a call to Redis.
+     */
+    @Bean
+    MeterBinder rateLimitLeasedDecisionMetrics(
+            @Qualifier(RateLimitAutoConfiguration.LEASE_DECORATOR) ObjectProvider<LeaseCounts> leases) {
+        return registry -> leases.ifAvailable(counts -> {
+            FunctionCounter.builder("ratelimit.leased.decisions", counts, LeaseCounts::leaseHits).tag("source", "lease")
+                    .description("Decisions of limits with a lease, from the lease in memory or by a call to Redis")
+                    .register(registry);
+            FunctionCounter.builder("ratelimit.leased.decisions", counts, LeaseCounts::redisCalls).tag("source", "redis")
+                    .description("Decisions of limits with a lease, from the lease in memory or by a call to Redis")
+                    .register(registry);
+        });
     }
 
     /** Takes the registry lazily, as it may be created after the backend that reports to this listener. */

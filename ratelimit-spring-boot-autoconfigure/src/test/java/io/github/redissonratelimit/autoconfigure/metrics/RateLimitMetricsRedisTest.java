@@ -57,6 +57,11 @@ class RateLimitMetricsRedisTest {
         public int restock(String sku) {
             return 4;
         }
+
+        @RateLimit(name = "browse", key = "'browse'", rate = 1000, interval = 60, lease = "5s")
+        public int browse() {
+            return 1;
+        }
     }
 
     /** A dashboard shows the circuit closed and no skipped calls from the start, not "no data" until an outage. */
@@ -67,6 +72,28 @@ class RateLimitMetricsRedisTest {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("ratelimit.backend.circuit.open").gauge().value()).isZero();
             assertThat(registry.get("ratelimit.backend.skipped").counter().count()).isZero();
+        });
+    }
+
+    /** A leased limit's calls, from the lease or by Redis; a limit without a lease is in neither. */
+    @Test
+    void countsTheDecisionsOfALeasedLimitByWhereTheyWereMade() {
+        runner().run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("ratelimit.leased.decisions").tag("source", "lease").functionCounter().count())
+                    .as("there before the first lease").isZero();
+            Inventory inventory = context.getBean(Inventory.class);
+            inventory.count("a");
+            for (int i = 0; i < 50; i++) {
+                inventory.browse();
+            }
+            double fromLease = registry.get("ratelimit.leased.decisions").tag("source", "lease").functionCounter()
+                    .count();
+            double byRedis = registry.get("ratelimit.leased.decisions").tag("source", "redis").functionCounter()
+                    .count();
+            assertThat(fromLease + byRedis).as("every call of the leased limit, once").isEqualTo(50);
+            assertThat(byRedis).as("a plain decision, then a lease of 10 (5 s / the shortest span of 0.5 s), ...")
+                    .isBetween(1.0, 10.0);
         });
     }
 
