@@ -50,6 +50,12 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * sliding window); a multi-limit call is served from the leases when every limit has one that holds its permits,
  * else all its limits are decided by Redis as without leases. Headers read Redis's last free count plus what this
  * instance holds, never more than the rate.
+ *
+ * <p><b>Resets, overrides, idle limiters.</b> A reset or an override, made on any instance, reaches this one through
+ * its {@link io.github.redissonratelimit.limiter.LimiterMemories} ({@link #forget}): the leases of the limiters
+ * concerned are dropped, their unspent permits not given back, and their next decision goes to Redis. A lease that
+ * holds nothing and saw no request for one lease period is removed when the map has doubled since it was last
+ * looked at, so the map holds fewer than twice the limiters in use then.
  */
 public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend, LimiterMemory, LeaseCounts,
         AutoCloseable {
@@ -110,17 +116,19 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
             return delegate.acquireAll(requests);
         }
         List<Decision> taken = new ArrayList<>(requests.size());
+        List<LimiterLease> takenFrom = new ArrayList<>(requests.size());
         for (AcquireRequest request : requests) {
             LimiterLease lease = leaseOf(request);
             Decision decision = lease == null ? null : lease.take(request.permits());
             if (decision == null) {
                 for (int i = 0; i < taken.size(); i++) {
-                    leaseOf(requests.get(i)).putBack(requests.get(i).permits(), taken.get(i).receipt());
+                    takenFrom.get(i).putBack(requests.get(i).permits(), taken.get(i).receipt());
                 }
                 redisCalls.increment();
                 return delegate.acquireAll(requests.stream().map(each -> each.withLease(null)).toList());
             }
             taken.add(decision);
+            takenFrom.add(lease);
         }
         hits.increment();
         return taken.stream().<CompletionStage<Decision>>map(CompletableFuture::completedFuture).toList();
