@@ -1,29 +1,17 @@
 package io.github.redissonratelimit.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * The leases of one in-flight limiter as Redis's scripts wrote them, read from {@code MONITOR}: each script call that
  * names the limiter, told apart by its arguments (a decision's argument starts with {@code i}, a give-back names a
  * receipt {@code r<lease id>}, a renewal ends with {@code renew}), and the commands its script ran, in the order Redis
- * ran them. A lease is held from the {@code ZADD} of its member {@code <lease id>:<permits>} to its {@code ZREM} (or
+ * ran them. A lease is held from the {@code ZADD} of its member {@code <lease id>:<permits>:<holder>} to its {@code ZREM} (or
  * the {@code ZREMRANGEBYSCORE} or {@code DEL} that dropped it): replayed in Redis's order, the permits of the leases in
  * the sorted set at each moment, which the scripts' own count (the {@code held} they write) can never exceed, since
  * they drop ended leases before they count. A lease's time held runs from its id (Redis's {@code TIME} in µs when the
@@ -31,79 +19,25 @@ import io.github.redissonratelimit.test.redis.RespClient;
  */
 final class LeaseTrace implements AutoCloseable {
 
-    private final String host;
-    private final int port;
-    private final Socket socket;
-    private final String marker = "lease-trace-end-" + UUID.randomUUID();
-    private final CompletableFuture<Result> seen = new CompletableFuture<>();
-    private final Replay replay;
+    private final MonitorStream<Result> stream;
 
-    private LeaseTrace(String host, int port, String limiter) throws IOException {
-        this.host = host;
-        this.port = port;
-        this.replay = new Replay(limiter);
-        this.socket = new Socket();
-        socket.connect(new InetSocketAddress(host, port), 2_000);
-        OutputStream out = socket.getOutputStream();
-        out.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-        String ok = in.readLine();
-        if (!"+OK".equals(ok)) {
-            throw new IOException("MONITOR answered " + ok);
-        }
-        Thread reader = new Thread(() -> read(in), "lease-trace");
-        reader.setDaemon(true);
-        reader.start();
+    private LeaseTrace(String host, int port, String limiter) {
+        this.stream = MonitorStream.start(host, port, new Replay(limiter), "lease-trace");
     }
 
     /** Starts tracing the limiter whose keys contain {@code limiter}. */
     static LeaseTrace start(RedisProbe redis, String limiter) {
-        try {
-            return new LeaseTrace(redis.host(), redis.port(), limiter);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return new LeaseTrace(redis.host(), redis.port(), limiter);
     }
 
     /** Stops tracing and returns what the scripts did since the start. */
     Result stop() {
-        try (RespClient client = new RespClient(host, port)) {
-            client.command("ECHO", marker);
-        }
-        try {
-            return seen.get(60, TimeUnit.SECONDS);
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException("MONITOR did not see its end marker", ex);
-        }
-    }
-
-    private void read(BufferedReader in) {
-        try {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.contains(marker)) {
-                    seen.complete(replay.result());
-                    return;
-                }
-                replay.line(line);
-            }
-            seen.completeExceptionally(new IOException("MONITOR connection closed"));
-        }
-        catch (IOException | RuntimeException ex) {
-            seen.completeExceptionally(ex);
-        }
+        return stream.stop(Duration.ofSeconds(60));
     }
 
     @Override
     public void close() {
-        try {
-            socket.close();
-        }
-        catch (IOException ex) {
-            // closing a monitor connection: nothing to do
-        }
+        stream.close();
     }
 
     /**
@@ -125,7 +59,7 @@ final class LeaseTrace implements AutoCloseable {
     }
 
     /** Replays {@code MONITOR} lines; only the reader thread calls it. */
-    static final class Replay {
+    static final class Replay implements MonitorStream.Lines<Result> {
 
         private enum Call { DECISION, GIVE_BACK, RENEWAL }
 
@@ -155,7 +89,8 @@ final class LeaseTrace implements AutoCloseable {
             this.limiter = limiter;
         }
 
-        void line(String line) {
+        @Override
+        public void line(String line) {
             int source = line.indexOf(" [");
             int sourceEnd = line.indexOf("] ", source);
             if (source < 0 || sourceEnd < 0) {
@@ -263,7 +198,8 @@ final class LeaseTrace implements AutoCloseable {
             }
         }
 
-        Result result() {
+        @Override
+        public Result result() {
             long[] sorted = leaseMicros.stream().mapToLong(Long::longValue).sorted().toArray();
             double span = lastMicros - firstMicros;
             return new Result(decisions, grants, giveBacks, givenBack, renewals, mostInLeases, mostWritten,

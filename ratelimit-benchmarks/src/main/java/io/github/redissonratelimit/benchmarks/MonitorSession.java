@@ -1,20 +1,8 @@
 package io.github.redissonratelimit.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * Watches Redis with {@code MONITOR}, which shows each command a client sent and, marked {@code [0 lua]},
@@ -30,92 +18,55 @@ final class MonitorSession implements AutoCloseable {
      */
     private static final String HEARTBEAT_KEY = "ratelimit-instances:";
 
-    private final String host;
-    private final int port;
-    private final Socket socket;
-    private final String marker = "monitor-end-" + UUID.randomUUID();
-    private final CompletableFuture<Commands> seen = new CompletableFuture<>();
+    private final MonitorStream<Commands> stream;
 
-    private MonitorSession(String host, int port) throws IOException {
-        this.host = host;
-        this.port = port;
-        this.socket = new Socket();
-        socket.connect(new InetSocketAddress(host, port), 2_000);
-        OutputStream out = socket.getOutputStream();
-        out.write("*1\r\n$7\r\nMONITOR\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-        String ok = in.readLine();
-        if (!"+OK".equals(ok)) {
-            throw new IOException("MONITOR answered " + ok);
-        }
-        Thread reader = new Thread(() -> read(in), "redis-monitor");
-        reader.setDaemon(true);
-        reader.start();
+    private MonitorSession(String host, int port) {
+        this.stream = MonitorStream.start(host, port, new Counts(), "redis-monitor");
     }
 
     static MonitorSession start(String host, int port) {
-        try {
-            return new MonitorSession(host, port);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return new MonitorSession(host, port);
     }
 
     /** Stops watching and returns what was seen since the start. */
     Commands stop() {
-        try (RespClient client = new RespClient(host, port)) {
-            client.command("ECHO", marker);
-        }
-        try {
-            return seen.get(30, TimeUnit.SECONDS);
-        }
-        catch (Exception ex) {
-            throw new IllegalStateException("MONITOR did not see its end marker", ex);
-        }
-    }
-
-    private void read(BufferedReader in) {
-        Map<String, Long> sent = new TreeMap<>();
-        Map<String, Long> inScripts = new TreeMap<>();
-        boolean heartbeat = false; // the last command a client sent, and so the script running, is a heartbeat
-        try {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.contains(marker)) {
-                    seen.complete(new Commands(sent, inScripts));
-                    return;
-                }
-                int source = line.indexOf('[');
-                int sourceEnd = line.indexOf(']', source);
-                int nameStart = line.indexOf('"', sourceEnd);
-                int nameEnd = line.indexOf('"', nameStart + 1);
-                if (source < 0 || sourceEnd < 0 || nameStart < 0 || nameEnd < 0) {
-                    continue;
-                }
-                String command = line.substring(nameStart + 1, nameEnd).toLowerCase();
-                boolean fromScript = line.substring(source, sourceEnd).endsWith(" lua");
-                if (!fromScript) {
-                    heartbeat = line.contains(HEARTBEAT_KEY);
-                }
-                if (!heartbeat) {
-                    (fromScript ? inScripts : sent).merge(command, 1L, Long::sum);
-                }
-            }
-            seen.completeExceptionally(new IOException("MONITOR connection closed"));
-        }
-        catch (IOException ex) {
-            seen.completeExceptionally(ex);
-        }
+        return stream.stop(Duration.ofSeconds(30));
     }
 
     @Override
     public void close() {
-        try {
-            socket.close();
+        stream.close();
+    }
+
+    /** Counts the commands by name, sent and inside scripts, but a heartbeat's. */
+    private static final class Counts implements MonitorStream.Lines<Commands> {
+
+        private final Map<String, Long> sent = new TreeMap<>();
+        private final Map<String, Long> inScripts = new TreeMap<>();
+        private boolean heartbeat; // the last command a client sent, and so the script running, is a heartbeat
+
+        @Override
+        public void line(String line) {
+            int source = line.indexOf('[');
+            int sourceEnd = line.indexOf(']', source);
+            int nameStart = line.indexOf('"', sourceEnd);
+            int nameEnd = line.indexOf('"', nameStart + 1);
+            if (source < 0 || sourceEnd < 0 || nameStart < 0 || nameEnd < 0) {
+                return;
+            }
+            String command = line.substring(nameStart + 1, nameEnd).toLowerCase();
+            boolean fromScript = line.substring(source, sourceEnd).endsWith(" lua");
+            if (!fromScript) {
+                heartbeat = line.contains(HEARTBEAT_KEY);
+            }
+            if (!heartbeat) {
+                (fromScript ? inScripts : sent).merge(command, 1L, Long::sum);
+            }
         }
-        catch (IOException ex) {
-            // closing a monitor connection: nothing to do
+
+        @Override
+        public Commands result() {
+            return new Commands(sent, inScripts);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
@@ -23,7 +24,8 @@ import io.github.redissonratelimit.log.LogSafe;
  * from the grant until the call gives it back, so that a call of any length keeps its permits while one that nobody
  * renews (its instance killed or cut off from Redis) loses them one lease period after its last renewal, by
  * Redis's clock. A renewal that fails (Redis not answering) is tried again at the next turn; one that finds the
- * lease ended (it outlasted its period unrenewed, or the limiter was reset) stops, logged once per limiter.
+ * lease ended (it outlasted its period unrenewed, or the limiter was reset) stops, logged once per limiter; the leases
+ * of a client that shut down are no longer renewed.
  */
 final class LeaseRenewals {
 
@@ -55,12 +57,18 @@ final class LeaseRenewals {
     }
 
     private final Function<Lease, CompletionStage<Long>> renewal;
+    private final BooleanSupplier stopped;
     private final Map<String, ScheduledFuture<?>> held = new ConcurrentHashMap<>();
     private final Set<String> reportedLosses = ConcurrentHashMap.newKeySet();
 
-    /** @param renewal sends one renewal: 1 when the lease was held and now ends a lease period later, 0 when ended */
-    LeaseRenewals(Function<Lease, CompletionStage<Long>> renewal) {
+    /**
+     * @param renewal sends one renewal: 1 when the lease was held and now ends a lease period later, 0 when ended
+     * @param stopped whether the client that sends renewals stopped (shut down): its leases are then no longer
+     *        renewed (they end one lease period after their last renewal, as an instance's that stopped)
+     */
+    LeaseRenewals(Function<Lease, CompletionStage<Long>> renewal, BooleanSupplier stopped) {
         this.renewal = renewal;
+        this.stopped = stopped;
     }
 
     /** Renews {@code lease} from now until {@link #end}. */
@@ -83,6 +91,10 @@ final class LeaseRenewals {
     }
 
     private void renew(Lease lease) {
+        if (stopped.getAsBoolean()) {
+            end(lease);
+            return;
+        }
         CompletionStage<Long> renewed;
         try {
             renewed = renewal.apply(lease);

@@ -68,7 +68,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
     private final ClusterMasters clusterMasters;
     private final Set<String> reportedChanges = ConcurrentHashMap.newKeySet();
     private final LeaseRenewals leases = new LeaseRenewals(lease -> giveBack(lease.limiterName(), lease.spec(),
-            lease.permits(), lease.receipt(), true));
+            lease.permits(), lease.receipt(), true), this::clientStopped);
 
     public RedissonRateLimitBackend(RedissonClient redisson) {
         this(redisson, BackendOptions.DEFAULTS);
@@ -275,6 +275,10 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
         return LuaScripts.REFUND.<Long>eval(redisson.getScript(ScriptCodec.INSTANCE), limiterName,
                 RScript.Mode.READ_WRITE, RedissonCompatibility.LONG, script.keys(limiterName),
                 script.refundArguments(permits, spec, receipt, renew));
+    }
+
+    private boolean clientStopped() {
+        return redisson.isShuttingDown() || redisson.isShutdown();
     }
 
     /** The leases of calls in flight this JVM holds and renews now. */

@@ -111,6 +111,7 @@ class InFlightTest {
                     + "period of the last renewal").isLessThan(Duration.ofSeconds(5));
             Thread.sleep(50);
         }
+        assertThat(stopped.heldLeases()).as("a client shut down renews nothing: its leases are dropped").isZero();
     }
 
     @Test
