@@ -166,6 +166,12 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         return lease == null ? 0 : lease.held();
     }
 
+    @Override
+    public Holding holding(String limiterName) {
+        LimiterLease lease = leases.get(limiterName);
+        return lease == null ? null : lease.holding();
+    }
+
     /**
      * Drops the leases of the limiters a reset deleted or an override changed (registered with the instance's
      * {@link io.github.redissonratelimit.limiter.LimiterMemories}): their next decision goes to Redis. Their unspent

@@ -212,6 +212,12 @@ final class LimiterLease {
         return left;
     }
 
+    /** The permits held and how long they may still be spent; null when none may. */
+    synchronized LeaseCounts.Holding holding() {
+        long endsIn = endNanos - System.nanoTime();
+        return left > 0 && endsIn > 0 ? new LeaseCounts.Holding(left, Duration.ofNanos(endsIn)) : null;
+    }
+
     /** What Redis's last answer said was free, plus what this instance holds, never more than the rate. */
     private LimitState state() {
         return new LimitState(Math.min(spec.rate(), free + left), next);

@@ -137,6 +137,12 @@ final class RateLimitBackendConfiguration {
         public long redisCalls() {
             return made.stream().mapToLong(LeasingRateLimitBackend::redisCalls).sum();
         }
+
+        @Override
+        public Holding holding(String limiterName) {
+            return made.stream().map(leasing -> leasing.holding(limiterName)).filter(java.util.Objects::nonNull)
+                    .findFirst().orElse(null);
+        }
     }
 
     @Bean(RateLimitAutoConfiguration.WAITING_DECORATOR)

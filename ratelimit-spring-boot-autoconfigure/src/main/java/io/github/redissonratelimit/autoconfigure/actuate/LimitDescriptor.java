@@ -17,12 +17,13 @@ import io.github.redissonratelimit.operation.Tiers;
  * @param permits the permits each call takes when there is no {@code cost} expression
  * @param cost the expression that gives each call's permits, or null when every call takes {@code permits}
  * @param shadow shadow mode: decisions are taken and recorded, but no call is ever refused, made to wait or denied
+ * @param lease the lease period of a limit whose permits each instance leases in batches, else null
  * @param tiers the tiers a {@code tier} expression picks from per call, or null when the limit has none
  * @param source where the values come from: {@code annotation}, {@code policy}, {@code defaults}, joined by {@code +}
  */
 public record LimitDescriptor(String name, String displayName, String method, String key, long rate, String interval,
         long intervalMillis, String mode, String algorithm, Long burst, String calendar, String zone, boolean shadow,
-        long permits, String cost, String waitTimeout, String fallback, String condition, String skipIf,
+        long permits, String cost, String waitTimeout, String lease, String fallback, String condition, String skipIf,
         TiersDescriptor tiers, String source) {
 
     static LimitDescriptor of(RateLimitOperation operation) {
@@ -37,6 +38,7 @@ public record LimitDescriptor(String name, String displayName, String method, St
                 (String) settings.get("calendar"), (String) settings.get("zone"),
                 operation.shadow(), operation.permits(), costOf(operation),
                 operation.waitTimeout().isZero() ? null : operation.waitTimeout().toString(),
+                operation.lease().isZero() ? null : operation.lease().toString(),
                 operation.fallback() == null ? null : operation.fallback().toString(),
                 operation.condition() == null ? null : operation.condition().source(),
                 operation.skipIf() == null ? null : operation.skipIf().source(),

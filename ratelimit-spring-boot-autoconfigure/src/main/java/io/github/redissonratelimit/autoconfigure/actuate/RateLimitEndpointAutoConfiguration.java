@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.autoconfigure.actuate;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,6 +14,7 @@ import org.springframework.web.context.WebApplicationContext;
 import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.interceptor.RateLimitInterceptor;
+import io.github.redissonratelimit.lease.LeaseCounts;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.operation.RateLimitOperationSource;
@@ -32,9 +34,11 @@ public final class RateLimitEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     RateLimitsEndpoint rateLimitsEndpoint(RateLimitOperationSource rateLimitOperationSource,
             LimiterNaming rateLimitNaming, RateLimitBackend rateLimitBackend, ObjectProvider<RateLimiters> rateLimiters,
+            @Qualifier(RateLimitAutoConfiguration.LEASE_DECORATOR) ObjectProvider<LeaseCounts> leases,
             ApplicationContext context) {
         RateLimitsEndpoint endpoint = new RateLimitsEndpoint(rateLimitOperationSource, rateLimitNaming, rateLimitBackend,
                 rateLimiters.getIfAvailable());
+        endpoint.setLeases(leases.getIfAvailable());
         // a servlet application's context is a WebApplicationContext; a WebFlux one is not
         endpoint.setReactive(!(context instanceof WebApplicationContext)
                 && ClassUtils.isPresent("org.springframework.web.reactive.DispatcherHandler", context.getClassLoader()));

@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 import io.github.redissonratelimit.admin.RateLimiters;
+import io.github.redissonratelimit.lease.LeaseCounts;
 import io.github.redissonratelimit.limiter.Completions;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
@@ -32,7 +33,8 @@ import io.github.redissonratelimit.operation.RateLimitOperationSource;
  * key of the limit called {@code name} (its name or display name; a route's key is the value its key expression
  * gives, {@code 127.0.0.1}, not the logical key {@code api:127.0.0.1}). For a limit without a key expression,
  * {@code /actuator/ratelimits/{name}} reads its one limiter; for a keyed limit it lists the declaration only.
- * Reading the state costs one Redis round trip and takes no permit.
+ * Reading the state costs one Redis round trip and takes no permit. For a limit with a lease, the state also tells
+ * what the instance that answers holds of it in memory ({@code lease}), which Redis counts as taken.
  *
  * <p>Writes, through {@link RateLimiters} (each logged at INFO with the request's principal):
  * <ul>
@@ -62,6 +64,7 @@ public class RateLimitsEndpoint {
     private final RateLimitBackend backend;
     private final RateLimiters rateLimiters;
     private volatile boolean reactive;
+    private volatile LeaseCounts leases;
 
     /** Read operations only: the writes answer 404. */
     public RateLimitsEndpoint(RateLimitOperationSource operationSource, LimiterNaming naming, RateLimitBackend backend) {
@@ -80,6 +83,11 @@ public class RateLimitsEndpoint {
     /** Served by WebFlux, whose all-remaining selector also carries the limit's name: the key is read after it. */
     public void setReactive(boolean reactive) {
         this.reactive = reactive;
+    }
+
+    /** What this instance holds of the leased limits ({@code rateLimitLeaseDecorator}); null: nothing is told. */
+    public void setLeases(LeaseCounts leases) {
+        this.leases = leases;
     }
 
     /** The key of a {@code /{name}/{key...}} path, or null when the path has none. */
@@ -115,7 +123,7 @@ public class RateLimitsEndpoint {
         String callerKey = keyOf(name, key);
         List<LimitDescriptor> declared = operations.stream().map(LimitDescriptor::of).toList();
         if (callerKey == null && (operation.key() != null || operation.callerKey() != null)) {
-            return new LimitStateDescriptor(declared, null, null, null, null, null);
+            return new LimitStateDescriptor(declared, null, null, null, null, null, null);
         }
         String logicalKey = callerKey == null ? operation.name()
                 : operation.callerKey() == null ? callerKey : operation.callerKey().logicalKey(callerKey);
@@ -123,7 +131,19 @@ public class RateLimitsEndpoint {
                 logicalKey);
         String limiterName = naming.limiterName(logicalKey);
         return new LimitStateDescriptor(declared, logicalKey, limiterName, state.available(),
-                state.nextPermitIn().toMillis(), state.holders().isEmpty() ? null : state.holders());
+                state.nextPermitIn().toMillis(), state.holders().isEmpty() ? null : state.holders(),
+                leaseOf(operation, limiterName));
+    }
+
+    /** What this instance holds of the limiter's lease; null for a limit without a lease. */
+    private LeaseDescriptor leaseOf(RateLimitOperation operation, String limiterName) {
+        LeaseCounts counts = leases;
+        if (operation.lease().isZero() || counts == null) {
+            return null;
+        }
+        LeaseCounts.Holding holding = counts.holding(limiterName);
+        return holding == null ? new LeaseDescriptor(operation.lease().toString(), 0, null)
+                : new LeaseDescriptor(operation.lease().toString(), holding.permits(), holding.endsIn().toMillis());
     }
 
     /** Without {@link RateLimiters} there are no overrides: the declared limit is the one in force. */
@@ -230,13 +250,24 @@ public class RateLimitsEndpoint {
      * A limit and, for one key, its live state.
      * @param limits the declared limits of that name (several methods may share one)
      * @param key the logical key read, or null when the limit needs a key and none was given
-     * @param availablePermits permits free now (this instance's bucket for {@code PER_CLIENT})
+     * @param availablePermits permits free now in Redis (this instance's bucket for {@code PER_CLIENT}); the permits
+     *        instances hold on leases are not among them
      * @param nextPermitInMillis time until the oldest grant returns its permits
      * @param holders for a limit on calls in flight, the permits each instance holds now ({@code <pid>@<host>}),
      *        most first; null when nobody holds any or for the other algorithms
+     * @param lease for a limit with a lease, what the instance that answers holds of it; else null
      */
     public record LimitStateDescriptor(List<LimitDescriptor> limits, String key, String limiterName,
-            Long availablePermits, Long nextPermitInMillis, Map<String, Long> holders)
+            Long availablePermits, Long nextPermitInMillis, Map<String, Long> holders, LeaseDescriptor lease)
             implements OperationResponseBody {
+    }
+
+    /**
+     * This instance's lease of one limiter.
+     * @param period the limit's lease period
+     * @param heldPermits the permits it may still spend from memory (0: it holds none)
+     * @param endsInMillis time until it may spend them no more, when the unspent ones go back; null when it holds none
+     */
+    public record LeaseDescriptor(String period, long heldPermits, Long endsInMillis) {
     }
 }
