@@ -5,10 +5,10 @@ import java.util.List;
 
 /**
  * One limit on URLs, without an annotation: {@code ratelimit.routes.<name>.*}. Besides the values of a policy
- * (rate, interval, mode, permits, enabled, on-backend-error, shadow, tiers, algorithm, burst, calendar, zone), which
- * paths and methods it covers and how a request is keyed (and in whose limiter). Expressions are SpEL over the
- * request: {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']}, {@code param['user']},
- * {@code pathVariable['id']} and {@code principal} (the authenticated user's name, or null).
+ * (rate, interval, mode, permits, enabled, on-backend-error, shadow, tiers, algorithm, burst, calendar, zone,
+ * lease), which paths and methods it covers and how a request is keyed (and in whose limiter). Expressions are
+ * SpEL over the request: {@code remoteAddress}, {@code method}, {@code path}, {@code header['X-Api-Key']},
+ * {@code param['user']}, {@code pathVariable['id']} and {@code principal} (the authenticated user's name, or null).
  */
 public class RouteProperties extends PolicyProperties {
 
@@ -61,7 +61,8 @@ public class RouteProperties extends PolicyProperties {
 
     /**
      * Name of a ratelimit.policies entry whose rate, interval (or calendar), mode, permits, on-backend-error, shadow,
-     * algorithm, burst and zone the route takes for those it does not set itself; an unknown name fails startup.
+     * algorithm, burst, zone and lease the route takes for those it does not set itself; an unknown name fails
+     * startup.
      */
     private String policy;
 

@@ -20,8 +20,8 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
  * The limit of one route, or of one of its tiers, from its properties over the defaults: a value that cannot work
- * fails startup naming its property. A route's algorithm, calendar period and zone hold for its tiers too (they
- * share the key's limiter); a tier may change rate, interval, mode, permits and burst.
+ * fails startup naming its property. A route's algorithm, calendar period, zone and lease hold for its tiers too
+ * (they share the key's limiter); a tier may change rate, interval, mode, permits and burst.
  */
 final class RouteLimits {
 
@@ -63,7 +63,32 @@ final class RouteLimits {
                 .message(route.getMessage() == null ? "Too many requests" : route.getMessage())
                 .source("ratelimit.routes." + name).displayName(name).backendErrorPolicy(onBackendError)
                 .shadow(Boolean.TRUE.equals(route.getShadow())).policyName(policy).callerKey(callerKey(name, route))
-                .build();
+                .lease(lease(name, route, spec)).build();
+    }
+
+    /**
+     * The route's lease period, carried by its requests as {@code @RateLimit(lease)}'s are, under the same rule: a
+     * sliding window only, from 1ms to a tenth of the interval (a spent permit counts up to one lease longer).
+     */
+    private static Duration lease(String name, RouteProperties route, LimitSpec spec) {
+        Duration lease = route.getLease();
+        if (lease == null || lease.isZero()) {
+            return Duration.ZERO;
+        }
+        String property = "ratelimit.routes." + name + ".lease";
+        if (!spec.algorithm().leases()) {
+            throw new InvalidConfigurationPropertyValueException(property, lease, "is set on " + spec.algorithm()
+                    + ", whose permits cannot be leased: only a sliding window keeps its bound with leases; remove "
+                    + property + ", or set ratelimit.routes." + name + ".algorithm=sliding-window");
+        }
+        Duration most = spec.interval().dividedBy(10);
+        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
+            throw new InvalidConfigurationPropertyValueException(property, lease, "must be at least 1ms and at most "
+                    + "a tenth of the interval (" + most + "): a spent permit counts up to one lease longer than its "
+                    + "interval, which a short lease keeps small; set " + property + " between 1ms and " + most
+                    + ", or remove it");
+        }
+        return lease;
     }
 
     /** How the route's callers are told apart by the actuator and {@code RateLimiters}; null without a key. */

@@ -195,6 +195,7 @@ public final class RouteTable {
         merged.setAlgorithm(route.getAlgorithm() != null ? route.getAlgorithm() : policy.getAlgorithm());
         merged.setBurst(route.getBurst() != null ? route.getBurst() : policy.getBurst());
         merged.setZone(route.getZone() != null ? route.getZone() : policy.getZone());
+        merged.setLease(route.getLease() != null ? route.getLease() : policy.getLease());
         // the window is one value given as an interval or a calendar period: the route's replaces the policy's
         boolean routeWindow = route.getInterval() != null || route.getCalendar() != null;
         merged.setInterval(routeWindow ? route.getInterval() : policy.getInterval());

@@ -98,6 +98,30 @@ class RouteAlgorithmTest {
                                 + "and must be at least PT1S"));
     }
 
+    /**
+     * A route's lease, or its policy's, is its limit's and its tiers', under {@code @RateLimit(lease)}'s rule: a
+     * sliding window only, from 1ms to a tenth of the interval; none unless set.
+     */
+    @Test
+    void aRouteLeasesItsPermitsUnderTheAnnotationsRule() {
+        assertRoute(new String[] { "ratelimit.routes.api.interval=1m", "ratelimit.routes.api.lease=200ms" },
+                operation -> assertThat(operation.lease()).isEqualTo(Duration.ofMillis(200)));
+        assertRoute(new String[0], operation -> assertThat(operation.lease()).isZero());
+        runner.withPropertyValues("ratelimit.policies.hot.lease=2s", "ratelimit.policies.hot.interval=1m",
+                "ratelimit.routes.api.policy=hot", "ratelimit.routes.api.tier=header['X']",
+                "ratelimit.routes.api.tiers.gold.rate=100").run(context -> assertThat(context.getBean(RouteTable.class)
+                        .operations()).extracting(RateLimitOperation::lease)
+                        .containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(2)));
+        assertFails("ratelimit.routes.api.lease", "at most a tenth of the interval (PT6S)",
+                "ratelimit.routes.api.interval=1m", "ratelimit.routes.api.lease=7s");
+        assertFails("ratelimit.routes.api.lease", "at least 1ms", "ratelimit.routes.api.lease=500us");
+        assertFails("ratelimit.routes.api.lease", "cannot be leased", "ratelimit.routes.api.algorithm=in-flight",
+                "ratelimit.routes.api.lease=10ms");
+        assertFails("ratelimit.routes.api.lease", "at most a tenth of the interval (PT0.1S)",
+                "ratelimit.routes.api.interval=1m", "ratelimit.routes.api.lease=2s",
+                "ratelimit.routes.api.tier=header['X']", "ratelimit.routes.api.tiers.gold.interval=1s");
+    }
+
     @Test
     void algorithmValuesThatCannotWorkFailStartupNamingTheProperty() {
         assertFails("ratelimit.routes.api.burst", "only a token bucket has a burst", "ratelimit.routes.api.burst=5");
