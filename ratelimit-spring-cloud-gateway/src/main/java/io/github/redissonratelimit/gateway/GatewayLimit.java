@@ -1,5 +1,6 @@
 package io.github.redissonratelimit.gateway;
 
+import java.time.Duration;
 import java.util.Set;
 
 import org.springframework.expression.Expression;
@@ -17,7 +18,8 @@ import io.github.redissonratelimit.operation.RateLimitOperation;
 
 /**
  * The limit of one gateway route from its {@link RedissonRouteRateLimiter.Config}: rate, interval (or calendar
- * period), mode, permits and the algorithm. A configuration that cannot work is refused naming its argument.
+ * period), mode, permits, the algorithm and the lease. A configuration that cannot work is refused naming its
+ * argument.
  */
 final class GatewayLimit {
 
@@ -44,12 +46,36 @@ final class GatewayLimit {
                 .backendErrorPolicy(config.getOnBackendError()).shadow(config.isShadow())
                 .callerKey(new CallerKey("the KeyResolver of route '" + routeId + "'",
                         config.getKeyScope().keyPrefix(limitName)))
-                .build();
+                .lease(lease(config, routeId, spec)).build();
+    }
+
+    /**
+     * The route's lease period, under {@code @RateLimit(lease)}'s rule: a sliding window only, from 1ms to a tenth of
+     * the interval (a spent permit counts up to one lease longer).
+     */
+    private static Duration lease(RedissonRouteRateLimiter.Config config, String routeId, LimitSpec spec) {
+        Duration lease = config.getLease();
+        if (lease == null || lease.isZero()) {
+            return Duration.ZERO;
+        }
+        if (!spec.algorithm().leases()) {
+            throw refused(routeId, "lease", "(" + lease + ") is set on " + spec.algorithm() + ", whose permits "
+                    + "cannot be leased: only a sliding window keeps its bound with leases; remove " + PREFIX
+                    + "lease, or set " + PREFIX + "algorithm: sliding-window", config);
+        }
+        Duration most = spec.interval().dividedBy(10);
+        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
+            throw refused(routeId, "lease", "must be at least 1ms and at most a tenth of the interval (" + most
+                    + ") but was " + lease + ": a spent permit counts up to one lease longer than its interval, "
+                    + "which a short lease keeps small; set " + PREFIX + "lease between 1ms and " + most
+                    + ", or remove it", config);
+        }
+        return lease;
     }
 
     /**
      * The limit {@code config} with the values its tier sets ({@code values}), each unset one the limit's own; the
-     * algorithm, calendar period and zone are always the limit's: the tiers share the key's limiter.
+     * algorithm, calendar period, zone and lease are always the limit's: the tiers share the key's limiter.
      */
     static RedissonRouteRateLimiter.Config forTier(RedissonRouteRateLimiter.Config config,
             RedissonRouteRateLimiter.Config values) {
@@ -59,6 +85,7 @@ final class GatewayLimit {
                 .setPermits(values.getPermits() > 0 ? values.getPermits() : config.getPermits())
                 .setMode(config.getMode()).setOnBackendError(config.getOnBackendError()).setShadow(config.isShadow())
                 .setAlgorithm(config.getAlgorithm()).setCalendar(config.getCalendar()).setZone(config.getZone())
+                .setLease(config.getLease())
                 .setBurst(values.getBurst() > 0 ? values.getBurst() : config.getBurst()).setKeyScope(config.getKeyScope());
     }
 

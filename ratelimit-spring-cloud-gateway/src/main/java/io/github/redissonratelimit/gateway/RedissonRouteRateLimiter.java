@@ -135,6 +135,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         private CalendarPeriod calendar = CalendarPeriod.NONE;
         /** Null: UTC. */
         private ZoneId zone;
+        /** Null: no lease. */
+        private Duration lease;
         private String tier;
         private Map<String, Config> tiers = new java.util.LinkedHashMap<>();
         private KeyScope keyScope = KeyScope.ROUTE;
@@ -277,6 +279,21 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
             return this;
         }
 
+        public Duration getLease() {
+            return lease;
+        }
+
+        /**
+         * A lease period (e.g. 100ms), as {@code @RateLimit(lease)}: each instance takes the route's permits from Redis
+         * in batches and spends them in memory for at most this long, the limit still exact when each permit is
+         * spent. A sliding window only, at most a tenth of the interval; null (the default): no lease. The tiers
+         * share it.
+         */
+        public Config setLease(Duration lease) {
+            this.lease = lease;
+            return this;
+        }
+
         public String getTier() {
             return tier;
         }
@@ -319,7 +336,8 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         public String toString() {
             return "[name=" + name + ", rate=" + rate + ", interval=" + interval + ", permits=" + permits + ", mode="
                     + mode + ", onBackendError=" + onBackendError + ", shadow=" + shadow + ", algorithm=" + algorithm
-                    + ", burst=" + burst + ", calendar=" + calendar + ", zone=" + zone + ", tier=" + tier + ", tiers="
+                     + ", burst=" + burst + ", calendar=" + calendar + ", zone=" + zone
+                    + (lease == null ? "" : ", lease=" + lease) + ", tier=" + tier + ", tiers="
                     + tiers + ", keyScope=" + keyScope + (refusesAll == null ? "" : ", refuses every request") + "]";
         }
     }

@@ -90,6 +90,24 @@ class GatewayLimitTest {
                 .isEqualTo(LimitAlgorithm.SLIDING_WINDOW);
     }
 
+    /** A lease, as {@code @RateLimit(lease)}: carried by the route's limit and its tiers', under the same rule. */
+    @Test
+    void filterArgumentsLeaseTheRoutesPermits() {
+        RedissonRouteRateLimiter.Config leased = bind(Map.of("redisson-rate-limiter.rate", "1000",
+                "redisson-rate-limiter.interval", "1m", "redisson-rate-limiter.lease", "200ms",
+                "redisson-rate-limiter.tier", "'gold'", "redisson-rate-limiter.tiers.gold.rate", "5000"));
+        assertThat(GatewayLimit.operation(leased, "search", NO_DEFAULTS).lease()).isEqualTo(Duration.ofMillis(200));
+        assertThat(GatewayLimit.operation(leased.forTier("gold"), "search", NO_DEFAULTS).lease())
+                .isEqualTo(Duration.ofMillis(200));
+        assertThat(GatewayLimit.operation(new RedissonRouteRateLimiter.Config().setRate(5), "r", NO_DEFAULTS).lease())
+                .isZero();
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setLease(Duration.ofMillis(200)),
+                "redisson-rate-limiter.lease must be at least 1ms and at most a tenth of the interval (PT0.1S) but "
+                        + "was PT0.2S");
+        assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setAlgorithm(RateLimitAlgorithm.IN_FLIGHT)
+                .setLease(Duration.ofMillis(10)), "redisson-rate-limiter.lease (PT0.01S) is set on");
+    }
+
     @Test
     void argumentsThatCannotWorkAreRefusedNamingTheArgument() {
         assertRefused(new RedissonRouteRateLimiter.Config().setRate(5).setBurst(10),
