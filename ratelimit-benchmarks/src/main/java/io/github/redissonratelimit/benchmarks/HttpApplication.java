@@ -50,6 +50,16 @@ public class HttpApplication {
             return user;
         }
 
+        /**
+         * The limited endpoint with a lease ({@link LeasedService#LEASE}), on one global limit: a lease pays off on a
+         * hot limit, and a user of the 256 comes back only every few hundred requests, long after any lease ended.
+         */
+        @GetMapping("/leased/{user}")
+        @RateLimit(key = "'http-leased'", rate = Limits.GENEROUS_RATE, window = "1s", lease = LeasedService.LEASE)
+        public String leased(@PathVariable String user) {
+            return user;
+        }
+
         @GetMapping("/unlimited/{user}")
         public String unlimited(@PathVariable String user) {
             return user;
