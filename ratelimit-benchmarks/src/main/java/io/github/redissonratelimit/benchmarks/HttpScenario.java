@@ -58,11 +58,11 @@ final class HttpScenario {
     }
 
     /** The endpoints in turn at each connection count; {@code withLease}: the leased one as well. */
-    static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings, boolean withLease)
-            throws InterruptedException {
+    static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings, boolean withLease,
+            String... properties) throws InterruptedException {
         List<Result> results = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (ConfigurableApplicationContext app = HttpApplication.start(redisson)) {
+        try (ConfigurableApplicationContext app = HttpApplication.start(redisson, properties)) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             Contender limited = new Endpoint(client, port, "limited");
             Contender unlimited = new Endpoint(client, port, "unlimited");

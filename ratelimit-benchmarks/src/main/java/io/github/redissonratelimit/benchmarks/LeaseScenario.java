@@ -150,7 +150,7 @@ final class LeaseScenario {
     private Run both(String decision, int threads, long nanos, long perSecondHere, long perSecondThere)
             throws Exception {
         long startAt = System.nanoTime() + Duration.ofMillis(200).toNanos();
-        long span = nanos + Duration.ofSeconds(5).toNanos();
+        long span = nanos + Duration.ofSeconds(1).toNanos();
         Path hereLog = logs.resolve("here-" + runs);
         Path thereLog = logs.resolve("there-" + runs++);
         SpendLaw.Offset offset = SpendLaw.Offset.measure(redis);
@@ -169,7 +169,7 @@ final class LeaseScenario {
     /** This JVM paced at 1.1 times the rate, the other at 0.55 times, killed {@code killAfter} into the run. */
     private Run killed(long nanos, long killAfter, long rate) throws Exception {
         long startAt = System.nanoTime() + Duration.ofMillis(200).toNanos();
-        long span = nanos + Duration.ofSeconds(5).toNanos();
+        long span = nanos + Duration.ofSeconds(1).toNanos();
         Path hereLog = logs.resolve("here-kill");
         Path thereLog = logs.resolve("there-kill");
         SpendLaw.Offset offset = SpendLaw.Offset.measure(redis);

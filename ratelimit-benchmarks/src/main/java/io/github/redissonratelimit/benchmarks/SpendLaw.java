@@ -9,7 +9,10 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * {@code rate} spent permits, whoever spent them. Each permit of a {@link SpendLog} was spent between the start and the
  * end of its call by {@link System#nanoTime()}; {@link Offset} bounds Redis's clock against that one; so each spend
  * lies in a known span of Redis time, and a window is charged with every spend whose span touches it. That count is
- * never below the true one: 0 windows above the rate is a sound 0 violations (a count above it may be the slack's).
+ * never below the true one: 0 windows above the rate is a sound 0 violations. The spends whose span lies wholly inside
+ * a window are never more than the true count: a window with more of them than the rate is surely a violation. In
+ * between, the windows above the rate only by the spans' slack (the clock's uncertainty, the log's buckets, the
+ * calls' own time) are not decided at this resolution.
  */
 final class SpendLaw {
 
@@ -52,13 +55,13 @@ final class SpendLaw {
     /**
      * @param mostInAWindow the most spends charged to any window of {@code interval}
      * @param windowsOver the windows (one per ms) charged with more than the rate
+     * @param mostSurely the most spends wholly inside any window
+     * @param windowsSurelyOver the windows with more than the rate spends wholly inside them
      * @param spent every spend of the logs
+     * @param slackMicros the clock's uncertainty and a log bucket, in µs
      */
-    record Result(long rate, long mostInAWindow, long windowsOver, long spent, double slackMicros) {
-
-        boolean held() {
-            return windowsOver == 0;
-        }
+    record Result(long rate, long mostInAWindow, long windowsOver, long mostSurely, long windowsSurelyOver,
+            long spent, double slackMicros) {
     }
 
     static Result check(List<SpendLog> logs, Offset offset, long rate, long intervalMillis) {
@@ -86,13 +89,19 @@ final class SpendLaw {
         long[] highsUpTo = prefix(highs);
         long most = 0;
         long over = 0;
+        long mostSurely = 0;
+        long surelyOver = 0;
         for (long a = first - intervalMillis; a <= last; a++) {
             long charged = upTo(lowsUpTo, a + intervalMillis - first) - upTo(highsUpTo, a - first);
             most = Math.max(most, charged);
             over += charged > rate ? 1 : 0;
+            // at least those with low > a and high <= a + interval (exactly so when no call spans a whole window)
+            long surely = upTo(highsUpTo, a + intervalMillis - first) - upTo(lowsUpTo, a - first);
+            mostSurely = Math.max(mostSurely, surely);
+            surelyOver += surely > rate ? 1 : 0;
         }
         double slack = offset.widthMicros() + SpendLog.BUCKET_NANOS / 1_000.0;
-        return new Result(rate, most, over, spent, slack);
+        return new Result(rate, most, over, mostSurely, surelyOver, spent, slack);
     }
 
     /** The earliest Redis ms a spend that started in bucket {@code b} can have. */

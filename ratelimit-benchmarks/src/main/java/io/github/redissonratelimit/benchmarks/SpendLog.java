@@ -16,7 +16,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class SpendLog implements AutoCloseable {
 
-    static final long BUCKET_NANOS = 100_000;
+    static final long BUCKET_NANOS = 20_000;
 
     private final FileChannel channel;
     private final IntBuffer counts;
