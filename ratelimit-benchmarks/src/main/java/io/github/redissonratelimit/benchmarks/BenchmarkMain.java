@@ -197,6 +197,9 @@ public final class BenchmarkMain {
         ScriptInstructions.count(results);
         AlgorithmScenario.run(redisson, redis, results);
         results.inFlight = InFlightScenario.run(redis, settings);
+        if (!settings.quick()) {
+            results.leases = LeaseScenario.run(redis, settings, Instant.now());
+        }
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);
     }
