@@ -198,7 +198,7 @@ public final class BenchmarkMain {
         AlgorithmScenario.run(redisson, redis, results);
         results.inFlight = InFlightScenario.run(redis, settings);
         if (!settings.quick()) {
-            results.leases = LeaseScenario.run(redis, settings, Instant.now());
+            results.leases = LeaseScenario.run(redis, settings);
         }
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);

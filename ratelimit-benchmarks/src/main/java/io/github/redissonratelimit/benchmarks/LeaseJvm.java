@@ -48,10 +48,6 @@ final class LeaseJvm implements AutoCloseable {
         return LeaseLoad.Result.parse(await("done "));
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     /** SIGKILL: no refund, no shutdown hook; waits for the process to be gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

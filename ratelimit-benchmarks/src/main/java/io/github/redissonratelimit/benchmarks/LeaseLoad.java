@@ -22,10 +22,6 @@ final class LeaseLoad {
             return decisions * 1e9 / elapsedNanos;
         }
 
-        double allowedPerSecond() {
-            return allowed * 1e9 / elapsedNanos;
-        }
-
         /** {@code decisions allowed errors elapsedNanos}: the line a worker JVM answers with. */
         String line() {
             return decisions + " " + allowed + " " + errors + " " + elapsedNanos;

@@ -56,11 +56,11 @@ final class LeaseScenario {
 
     /**
      * Everything measured: the hot runs by round, (b)/(a) at one thread by round, the runs above and below the limit,
-     * the kill run ({@code killedAfter} its kill in ns from its start), the HTTP table.
+     * the kill run ({@code killedAfterNanos} its kill from its start; {@code survivorAfterKill} the survivor's spends
+     * from one interval and one lease period after the kill to the end), the HTTP table.
      */
-    record Result(List<Run> hot, List<Double> oneThreadRatios, List<double[]> oneThread, Run above, Run below,
-            Run killed, long killedAfterNanos, long survivorAfterKill, long killRunNanos,
-            List<HttpScenario.Result> http, Duration elapsed) {
+    record Result(List<Run> hot, List<Double> oneThreadRatios, Run above, Run below, Run killed,
+            long killedAfterNanos, long survivorAfterKill, long killRunNanos, List<HttpScenario.Result> http) {
     }
 
     private final RedisProbe redis;
@@ -68,6 +68,7 @@ final class LeaseScenario {
     private final LeaseJvm there;
     private final Path logs;
     private int runs;
+    private long survivorAfterKill;
 
     private LeaseScenario(RedisProbe redis, LeaseDeciders here, LeaseJvm there, Path logs) {
         this.redis = redis;
@@ -82,14 +83,14 @@ final class LeaseScenario {
         Result result;
         try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
             RedisProbe redis = new RedisProbe("127.0.0.1", server.port());
-            result = run(redis, settings, started);
+            result = run(redis, settings);
         }
         System.out.println(LeaseReport.render(result, settings));
         System.out.println("load average before / after: " + loadBefore + " / " + Machine.loadAverage() + "; "
                 + Duration.between(started, Instant.now()).toSeconds() + " s");
     }
 
-    static Result run(RedisProbe redis, Settings settings, Instant started) throws Exception {
+    static Result run(RedisProbe redis, Settings settings) throws Exception {
         RedissonClient redisson = BenchmarkMain.newRedisson(redis.port());
         Path logs = Files.createTempDirectory("lease-spends");
         try (ConfigurableApplicationContext app = BenchmarkApplication.start(redisson, LeaseDeciders.PROPERTIES);
@@ -132,8 +133,7 @@ final class LeaseScenario {
 
             BenchmarkMain.log("leases: HTTP");
             List<HttpScenario.Result> http = HttpScenario.run(redisson, redis, settings, true);
-            return new Result(hot, ratios, oneThread, above, below, killed, killAfter, survivorAfter, killRun, http,
-                    Duration.between(started, Instant.now()));
+            return new Result(hot, ratios, above, below, killed, killAfter, survivorAfter, killRun, http);
         }
         finally {
             redisson.shutdown();
@@ -163,8 +163,6 @@ final class LeaseScenario {
             return finish(decision, mine, theirs, before, cpu, offset, List.of(log), thereLog, threads, startAt, span);
         }
     }
-
-    private long survivorAfterKill;
 
     /** This JVM paced at 1.1 times the rate, the other at 0.55 times, killed {@code killAfter} into the run. */
     private Run killed(long nanos, long killAfter, long rate) throws Exception {
