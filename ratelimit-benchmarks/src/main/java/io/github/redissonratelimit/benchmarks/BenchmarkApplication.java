@@ -31,6 +31,11 @@ public class BenchmarkApplication {
     }
 
     @Bean
+    LeasedService leasedService() {
+        return new LeasedService();
+    }
+
+    @Bean
     NaiveService naiveService() {
         return new NaiveService();
     }

@@ -36,7 +36,8 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
  * Runs every benchmark in one go against one redis-server it starts itself, and writes
  * {@code benchmarks.md}, {@code benchmarks.svg} and {@code algorithms.svg} into the output directory; with
  * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}), with
- * {@code --only in-flight} just the section on in-flight limits ({@link InFlightScenario#runAlone}).
+ * {@code --only in-flight} just the section on in-flight limits ({@link InFlightScenario#runAlone}), with
+ * {@code --only leases} just the section on leases ({@link LeaseScenario#runAlone}).
  */
 public final class BenchmarkMain {
 
@@ -47,6 +48,9 @@ public final class BenchmarkMain {
         Settings settings = Settings.parse(args);
         if (settings.inFlightOnly()) {
             InFlightScenario.runAlone(settings);
+        }
+        else if (settings.leasesOnly()) {
+            LeaseScenario.runAlone(settings);
         }
         else {
             Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);
@@ -193,6 +197,9 @@ public final class BenchmarkMain {
         ScriptInstructions.count(results);
         AlgorithmScenario.run(redisson, redis, results);
         results.inFlight = InFlightScenario.run(redis, settings);
+        if (!settings.quick()) {
+            results.leases = LeaseScenario.run(redis, settings);
+        }
         results.pingMicros = redis.pingMicros(2_000);
         results.http = HttpScenario.run(redisson, redis, settings);
     }

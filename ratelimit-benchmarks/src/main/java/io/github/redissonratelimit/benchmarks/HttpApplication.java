@@ -23,13 +23,14 @@ import io.github.redissonratelimit.annotation.RateLimit;
 @EnableAutoConfiguration
 public class HttpApplication {
 
-    /** Starts the application on a free port on {@code redisson} (which the caller shuts down). */
-    static ConfigurableApplicationContext start(RedissonClient redisson) {
+    /** Starts the application on a free port on {@code redisson} (which the caller shuts down), with extra properties. */
+    static ConfigurableApplicationContext start(RedissonClient redisson, String... properties) {
         return new SpringApplicationBuilder(HttpApplication.class)
                 .web(WebApplicationType.SERVLET)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
                 .properties("server.port=0", "server.address=127.0.0.1", "spring.jmx.enabled=false")
+                .properties(properties)
                 .initializers(context -> context.getBeanFactory().registerSingleton("redissonClient", redisson))
                 .run();
     }
@@ -47,6 +48,16 @@ public class HttpApplication {
         @GetMapping("/limited/{user}")
         @RateLimit(key = "'http:' + #user", rate = Limits.GENEROUS_RATE, window = "1s")
         public String limited(@PathVariable String user) {
+            return user;
+        }
+
+        /**
+         * The limited endpoint with a lease ({@link LeasedService#LEASE}), on one global limit: a lease pays off on a
+         * hot limit, and a user of the 256 comes back only every few hundred requests, long after any lease ended.
+         */
+        @GetMapping("/leased/{user}")
+        @RateLimit(name = "http-leased", key = "'http-leased'", rate = Limits.GENEROUS_RATE, window = "1s", lease = LeasedService.LEASE)
+        public String leased(@PathVariable String user) {
             return user;
         }
 

@@ -46,19 +46,30 @@ final class HttpScenario {
         }
     }
 
-    /** @param oneRedisCall the unlimited endpoint with one Redisson {@code GET}: one round trip as the application pays it */
-    record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall) {
+    /**
+     * @param oneRedisCall the unlimited endpoint with one Redisson {@code GET}: one round trip as the application pays it
+     * @param leased the limited endpoint with a lease, on one global limit, or null when not run
+     */
+    record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall, Runs leased) {
     }
 
     static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings) throws InterruptedException {
+        return run(redisson, redis, settings, false);
+    }
+
+    /** The endpoints in turn at each connection count; {@code withLease}: the leased one as well. */
+    static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings, boolean withLease,
+            String... properties) throws InterruptedException {
         List<Result> results = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        try (ConfigurableApplicationContext app = HttpApplication.start(redisson)) {
+        try (ConfigurableApplicationContext app = HttpApplication.start(redisson, properties)) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             Contender limited = new Endpoint(client, port, "limited");
             Contender unlimited = new Endpoint(client, port, "unlimited");
             Contender oneRedisCall = new Endpoint(client, port, "redis");
-            List<Contender> endpoints = List.of(limited, unlimited, oneRedisCall);
+            List<Contender> endpoints = withLease
+                    ? List.of(limited, unlimited, oneRedisCall, new Endpoint(client, port, "leased"))
+                    : List.of(limited, unlimited, oneRedisCall);
             int rounds = Math.max(1, settings.rounds() / 4);
             for (int connections : CONNECTIONS) {
                 BenchmarkMain.log("HTTP, " + connections + " connection(s)");
@@ -68,8 +79,12 @@ final class HttpScenario {
                 for (Contender endpoint : endpoints) {
                     LoadRun.run(endpoint, connections, settings.warmup().dividedBy(4));
                 }
-                List<List<LoadRun.Result>> runs = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-                List<List<Double>> redisMicros = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                List<List<LoadRun.Result>> runs = new ArrayList<>();
+                List<List<Double>> redisMicros = new ArrayList<>();
+                for (int i = 0; i < endpoints.size(); i++) {
+                    runs.add(new ArrayList<>());
+                    redisMicros.add(new ArrayList<>());
+                }
                 for (int round = 0; round < rounds; round++) {
                     for (int i = 0; i < endpoints.size(); i++) {
                         // a different endpoint goes first in each round: drift spreads evenly
@@ -82,7 +97,8 @@ final class HttpScenario {
                     }
                 }
                 results.add(new Result(connections, new Runs(runs.get(0), redisMicros.get(0)),
-                        new Runs(runs.get(1), redisMicros.get(1)), new Runs(runs.get(2), redisMicros.get(2))));
+                        new Runs(runs.get(1), redisMicros.get(1)), new Runs(runs.get(2), redisMicros.get(2)),
+                        withLease ? new Runs(runs.get(3), redisMicros.get(3)) : null));
             }
         }
         return results;

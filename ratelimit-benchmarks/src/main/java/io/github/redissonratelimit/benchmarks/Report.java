@@ -21,6 +21,9 @@ final class Report {
         RedisTimeReport.render(md, results);
         AlgorithmReport.render(md, results);
         InFlightReport.render(md, results);
+        if (results.leases != null) {
+            md.append('\n').append(LeaseReport.render(results.leases, results.settings));
+        }
         ScenarioReport.render(md, results);
         MissedGoals.render(md, results);
         return md.toString();

@@ -45,6 +45,9 @@ final class Results {
     AlgorithmBursts.Result bursts;
     /** The section on in-flight limits ({@link InFlightScenario}). */
     InFlightScenario.Result inFlight;
+
+    /** The section on leases; null in quick mode, which leaves it out (its two JVMs would double the smoke test). */
+    LeaseScenario.Result leases;
     double pingMicros;
     List<HttpScenario.Result> http;
     Map<String, double[]> microbenchmarks;

@@ -14,6 +14,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
 
     static final String ALGORITHMS = "algorithms";
     static final String IN_FLIGHT = "in-flight";
+    static final String LEASES = "leases";
 
     boolean algorithmsOnly() {
         return ALGORITHMS.equals(only);
@@ -21,6 +22,10 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
 
     boolean inFlightOnly() {
         return IN_FLIGHT.equals(only);
+    }
+
+    boolean leasesOnly() {
+        return LEASES.equals(only);
     }
 
     /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
@@ -52,7 +57,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
                 case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
                 case "--only" -> only = section(value(args, ++i, "--only"));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight");
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight|leases");
             }
         }
         if (quick) {
@@ -64,9 +69,9 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
     }
 
     private static String section(String section) {
-        if (!section.equals(ALGORITHMS) && !section.equals(IN_FLIGHT)) {
+        if (!section.equals(ALGORITHMS) && !section.equals(IN_FLIGHT) && !section.equals(LEASES)) {
             throw new IllegalArgumentException("Unknown section " + section + " for --only; expected " + ALGORITHMS
-                    + " or " + IN_FLIGHT);
+                    + ", " + IN_FLIGHT + " or " + LEASES);
         }
         return section;
     }

@@ -50,8 +50,11 @@ class BenchmarkMainSmokeTest {
     }
 
     @Test
-    void theAlgorithmsOrTheInFlightLimitsCanBeRunAlone() {
+    void theAlgorithmsTheInFlightLimitsOrTheLeasesCanBeRunAlone() {
         assertThat(Settings.parse("--only", "algorithms").algorithmsOnly()).isTrue();
+        assertThat(Settings.parse("--only", "leases").leasesOnly()).isTrue();
+        assertThat(Settings.parse("--only", "leases").inFlightOnly()).isFalse();
+        assertThat(Settings.parse("--quick").leasesOnly()).isFalse();
         assertThat(Settings.parse("--only", "algorithms").inFlightOnly()).isFalse();
         assertThat(Settings.parse("--only", "in-flight").inFlightOnly()).isTrue();
         assertThat(Settings.parse("--quick").algorithmsOnly()).isFalse();
