@@ -4,10 +4,16 @@
 -- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
 -- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
 --
--- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
+-- A lease (the argument ends with ' <lease ms> <permits wanted>'): the grant may take min(wanted, half the window's
+-- free permits), counted in the window like any grant, for the caller to spend in memory until the lease ends or the
+-- window does, whichever comes first: so every permit spent in a window was counted in it. Its reply: a grant's,
+-- next the whole ms left in the window (rounded down: the caller stops spending no later than the window's end by
+-- Redis's clock), then the permits granted. When half the free permits are no more than asked, a plain grant.
+--
+-- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id unused here).
 
-local wanted, clock, rate, interval, rateType, check, bounds =
-  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) ')
+local wanted, clock, rate, interval, rateType, check, bounds, leaseWanted =
+  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) %S+ ?%d* ?(%d*)$')
 if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
 end
@@ -74,8 +80,24 @@ if left < 0 then
   left = 0
 end
 if count + wanted <= rate then
-  redis.call('set', valueKey, 'f' .. (count + wanted)
+  local granted = wanted
+  if leaseWanted ~= '' then
+    local share = rate - count
+    share = (share - share % 2) / 2
+    granted = leaseWanted + 0
+    if granted > share then
+      granted = share
+    end
+    if granted <= wanted then
+      granted = wanted
+    end
+  end
+  redis.call('set', valueKey, 'f' .. (count + granted)
     .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, nowMicros))), 'PX', left < 1 and 1 or left)
+  if granted > wanted then
+    local spend = finish * 1000 - nowMicros
+    return {0, rate - count - granted, (spend - spend % 1000) / 1000, start, nowMicros, granted}
+  end
   return {0, rate - count - wanted, left, start, nowMicros}
 end
 return {left < 1 and 1 or left, count < rate and rate - count or 0, left}
