@@ -130,8 +130,8 @@ final class LeaseRun {
             long calls = instances.stream().mapToLong(LeasingRateLimitBackend::redisCalls).sum();
             for (int i = 0; i < Algorithm.ALL.size(); i++) {
                 Algorithm algorithm = Algorithm.ALL.get(i);
-                // under this demand a working limit lets through a third of its rate, a calendar quota one window
-                long least = algorithm == Algorithm.CALENDAR_WINDOW ? RATE : (long) (RATE * length.toMillis() / 3_000.0);
+                // demand comes a little over half the time: a working limit lets through a sixth of its rate at least
+                long least = (long) (RATE * length.toMillis() / 6_000.0);
                 verdicts.add(SPENT, algorithm, ledger, prefix + algorithm.id(), least);
             }
             verdicts.note("decisions from leases " + hits + ", calls to Redis " + calls + ", refused " + refused
