@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,38 @@ class LeaseRulesTest {
             return;
         }
         assumeTrue(false, "no lease still running 50 ms after its send in three tries");
+    }
+
+    /**
+     * A lease's unspent permits go back by its receipt: to a bucket the time they would have held it (nothing that
+     * refilled), to a fixed window its count while the window lasts. Without the refund the bucket would hold about
+     * 10 free and the window 79.
+     */
+    @Test
+    void aLeasesUnspentPermitsGoBack() throws Exception {
+        RedissonClient client = fresh.newClient();
+        RedissonRateLimitBackend backend = new RedissonRateLimitBackend(client);
+        LimitSpec bucket = new LimitSpec(200, Duration.ofSeconds(1), RateLimitMode.OVERALL,
+                LimitAlgorithm.tokenBucket(40));
+        LimitSpec window = new LimitSpec(100, Duration.ofSeconds(1), RateLimitMode.OVERALL,
+                LimitAlgorithm.fixedWindow());
+        long inWindow = redisMillis(client) % 1_000;
+        if (inWindow > 700) {
+            TimeUnit.MILLISECONDS.sleep(1_005 - inWindow); // the window's lease and its refund in one window
+        }
+        for (LimitSpec spec : List.of(bucket, window)) {
+            String name = new LimiterNaming().limiterName("lease:unspent:" + spec.algorithm());
+            Decision lease = acquire(backend, request(name, spec, 1, new AcquireRequest.Lease(LEASE, 20)));
+            assertThat(lease.leased()).as("%s", spec.algorithm()).isGreaterThan(0);
+            backend.release(AcquireRequest.of(name, spec, lease.leased()),
+                    new Decision(true, Duration.ZERO, null, false, lease.receipt())).toCompletableFuture()
+                    .get(5, TimeUnit.SECONDS);
+            Decision after = acquire(backend, request(name, spec, 1, null));
+            // bucket: 40 - (100 ms + 10 permits' time) / 5 ms = 10 free after the lease, 19 after its 9 back
+            // window: 100 - 20 after the lease, 99 after its 19 back
+            assertThat(after.state().available()).as("%s: free after the unspent went back", spec.algorithm())
+                    .isGreaterThanOrEqualTo(spec.algorithm().equals(bucket.algorithm()) ? 17 : 97);
+        }
     }
 
     private static Decision acquire(RedissonRateLimitBackend backend, AcquireRequest request) throws Exception {
