@@ -6,7 +6,7 @@
 -- they do what a library call would (x - x % 1 is math.floor(x), s + 0 is tonumber(s)), since each call of a
 -- library function costs about 1k instructions.
 --
--- A lease (the argument ends with ' <lease ms> <permits wanted>'): the grant may take more permits than asked, for
+-- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take more permits than asked, for
 -- the caller to spend in memory until the lease ends, stamped at its end as the sliding window's: tat = max(tat,
 -- now + lease) + permits' time, allowed while tat - now stays within the burst's time. So while the lease runs, what
 -- the bucket holds plus what the lease holds is never above the burst, and every span T still holds at most burst +
@@ -17,10 +17,15 @@
 --
 -- KEYS: see common.lua. ARGV[1]: the token bucket's argument, see algorithms.lua (its grant id unused here).
 
-local wanted, clock, rateType, check, config, rate, interval, burst, leaseMillis, leaseWanted =
-  string.match(ARGV[1], '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) %S+ ?(%d*) ?(%d*)$')
+local wanted, clock, rateType, check, config, rate, interval, burst, leaseMark =
+  string.match(ARGV[1], '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) (L?)')
 if wanted == nil then
   error('redisson-ratelimit: malformed token bucket argument')
+end
+local leaseMillis, leaseWanted
+if leaseMark ~= '' then
+  -- else a grant id that starts with L
+  leaseMillis, leaseWanted = string.match(ARGV[1], ' L(%d+):(%d+) %S+$')
 end
 wanted, burst = wanted + 0, burst + 0
 local valueKey = rateType == '1' and KEYS[3] or KEYS[2]
@@ -62,7 +67,7 @@ end
 local emission = interval * 1000 / rate
 local after = start + wanted * emission
 local wait, tat, leased = 0, after, nil
-if leaseWanted ~= '' then
+if leaseWanted then
   local leaseEnd = now + leaseMillis * 1000
   if leaseEnd < start then
     leaseEnd = start

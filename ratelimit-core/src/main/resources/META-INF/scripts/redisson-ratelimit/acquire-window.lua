@@ -4,7 +4,7 @@
 -- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
 -- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
 --
--- A lease (the argument ends with ' <lease ms> <permits wanted>'): the grant may take min(wanted, half the window's
+-- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take min(wanted, half the window's
 -- free permits), counted in the window like any grant, for the caller to spend in memory until the lease ends or the
 -- window does, whichever comes first: so every permit spent in a window was counted in it. Its reply: a grant's,
 -- next the whole ms left in the window (rounded down: the caller stops spending no later than the window's end by
@@ -12,10 +12,15 @@
 --
 -- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id unused here).
 
-local wanted, clock, rate, interval, rateType, check, bounds, leaseWanted =
-  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) %S+ ?%d* ?(%d*)$')
+local wanted, clock, rate, interval, rateType, check, bounds, leaseMark =
+  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) (L?)')
 if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
+end
+local leaseWanted
+if leaseMark ~= '' then
+  -- else a grant id that starts with L
+  leaseWanted = string.match(ARGV[1], ' L%d+:(%d+) %S+$')
 end
 wanted, rate = wanted + 0, rate + 0
 local now, nowMicros
@@ -81,7 +86,7 @@ if left < 0 then
 end
 if count + wanted <= rate then
   local granted = wanted
-  if leaseWanted ~= '' then
+  if leaseWanted then
     local share = rate - count
     share = (share - share % 2) / 2
     granted = leaseWanted + 0

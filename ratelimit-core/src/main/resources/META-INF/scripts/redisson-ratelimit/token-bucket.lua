@@ -112,7 +112,7 @@ end
 -- config as stored ('<rate>:<interval>:<burst>'), rate, interval, burst.
 local function bucket_argument(argument)
   local permits, clock, rateType, check, config, rate, interval, burst, grantId =
-    string.match(argument, '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) (%S+)[ %d]*$')
+    string.match(argument, '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) .-(%S+)$')
   if permits == nil then
     error('redisson-ratelimit: malformed token bucket argument')
   end

@@ -66,15 +66,15 @@ public record FixedWindow(CalendarPeriod calendar, ZoneId zone) implements Limit
     }
 
     /**
-     * {@code "f <permits> <clock> <rate> <interval ms> <type> <check> <bounds> <grant id>[ <lease>]"}; the bounds
-     * those of {@link #bounds}, placed on Redis's time as this JVM knows it.
+     * {@code "f <permits> <clock> <rate> <interval ms> <type> <check> <bounds> [L<lease ms>:<permits wanted> ]<grant
+     * id>"}; the bounds those of {@link #bounds}, placed on Redis's time as this JVM knows it.
      */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return "f " + permits + " " + arguments.clock() + " " + rate + " " + interval.toMillis() + " " + type + " "
                 + check + " " + bounds(calendar == CalendarPeriod.NONE ? null : arguments.redisTime()) + " "
-                + arguments.grantId() + arguments.lease();
+                + DecisionArguments.leaseMark(arguments.lease()) + arguments.grantId();
     }
 
     /** A lease is counted in its window and spent only while the window lasts (see {@link #leaseSpend}). */

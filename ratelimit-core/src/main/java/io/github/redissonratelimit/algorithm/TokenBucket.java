@@ -73,12 +73,16 @@ public record TokenBucket(long burst) implements LimitAlgorithm {
         return "acquire-bucket";
     }
 
-    /** {@code "g <permits> <clock> <type> <check> <rate>:<interval ms>:<burst> <grant id>[ <lease>]"}. */
+    /**
+     * {@code "g <permits> <clock> <type> <check> <rate>:<interval ms>:<burst> [L<lease ms>:<permits wanted> ]<grant
+     * id>"}.
+     */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return "g " + permits + " " + arguments.clock() + " " + type + " " + check + " " + rate + ":"
-                + interval.toMillis() + ":" + burst + " " + arguments.grantId() + arguments.lease();
+                + interval.toMillis() + ":" + burst + " " + DecisionArguments.leaseMark(arguments.lease())
+                + arguments.grantId();
     }
 
     /**
