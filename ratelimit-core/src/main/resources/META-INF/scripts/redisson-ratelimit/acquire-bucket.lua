@@ -1,19 +1,19 @@
 -- acquire-bucket: acquire for a limiter declared as a token bucket (see token-bucket.lua), alone, for its common
 -- case: the key absent (a full bucket) or holding a bucket, with the declared config or, when the check is '-', the
 -- stored one. Anything else (another config to check, another algorithm's state) answers {-4}, and the caller sends
--- the call again as acquire, which knows them all. The decision is bucket_decide's and bucket_state's, step for step (same arithmetic, same reply), written
--- for Redis's cost per call, which runs the whole chunk each time: no function definitions, and operators where
--- they do what a library call would (x - x % 1 is math.floor(x), s + 0 is tonumber(s)), since each call of a
--- library function costs about 1k instructions.
+-- the call again as acquire, which knows them all. The decision is bucket_decide's and bucket_state's, step for step
+-- (same arithmetic, same reply), written for Redis's cost per call, which runs the whole chunk each time: no function
+-- definitions, and operators where they do what a library call would (x - x % 1 is math.floor(x), s + 0 is
+-- tonumber(s)), since each call of a library function costs about 1k instructions.
 --
--- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take more permits than asked, for
--- the caller to spend in memory until the lease ends, stamped at its end as the sliding window's: tat = max(tat,
--- now + lease) + permits' time, allowed while tat - now stays within the burst's time. So while the lease runs, what
--- the bucket holds plus what the lease holds is never above the burst, and every span T still holds at most burst +
--- rate * T / interval spent permits. It takes min(wanted, half of what the bucket can give under that rule); when
--- that is no more than asked, the grant is a plain one. Each lease adds its period to credited: a refund of a grant
--- made before it then credits a lease period less (the lease's stamp may have absorbed that much of the grant's time,
--- see bucket_refund). Its reply: a grant's, then the permits granted.
+-- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take more permits than
+-- asked, for the caller to spend in memory until the lease ends, stamped at its end as the sliding window's: tat =
+-- max(tat, now + lease) + permits' time, allowed while tat - now stays within the burst's time. So while the lease
+-- runs, what the bucket holds plus what the lease holds is never above the burst, and every span T still holds at most
+-- burst + rate * T / interval spent permits. It takes min(wanted, half of what the bucket can give under that rule);
+-- when that is no more than asked, the grant is a plain one. Each lease adds its period to credited: a refund of a
+-- grant made before it then credits a lease period less (the lease's stamp may have absorbed that much of the grant's
+-- time, see bucket_refund). Its reply: a grant's, then the permits granted.
 --
 -- KEYS: see common.lua. ARGV[1]: the token bucket's argument, see algorithms.lua (its grant id unused here).
 

@@ -1,12 +1,13 @@
 -- acquire-window: acquire for a limiter declared as a fixed window (see fixed-window.lua), alone, for its common
 -- case: the key absent or holding an ended window (an empty window), or the current window, with the declared rate
 -- and bounds or, when the check is '-', the stored ones. Anything else (another config to check, another algorithm's
--- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
--- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
+-- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is
+-- window_own's and window_decide's, step for step (same reply, receipt included), written for Redis's cost per call as
+-- acquire-bucket.lua is.
 --
--- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take min(wanted, half the window's
--- free permits), counted in the window like any grant, for the caller to spend in memory until the lease ends or the
--- window does, whichever comes first: so every permit spent in a window was counted in it. Its reply: a grant's,
+-- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take min(wanted, half the
+-- window's free permits), counted in the window like any grant, for the caller to spend in memory until the lease ends
+-- or the window does, whichever comes first: so every permit spent in a window was counted in it. Its reply: a grant's,
 -- next the whole ms left in the window (rounded down: the caller stops spending no later than the window's end by
 -- Redis's clock), then the permits granted. When half the free permits are no more than asked, a plain grant.
 --

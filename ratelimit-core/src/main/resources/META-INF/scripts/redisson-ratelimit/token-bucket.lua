@@ -199,10 +199,10 @@ end
 -- credited now (end + credited then - credited now) is never after the grant's end as it stands: the same bound
 -- holds after any refunds. A lease (acquire-bucket.lua) is stamped ahead, tat = max(tat, now + lease) + its time: it
 -- can absorb up to a lease period of an earlier grant's time beyond now, so each lease adds its period to credited,
--- and a refund of a grant made before it credits that much less. It holds only in the state the grant was counted in: a state born since (lost, expired, or
--- written from another config or algorithm) never counted it, and is given nothing. Nor is anything given back
--- without a receipt (receipt: end + credited then in quarter µs, second: the born it was counted in; see
--- bucket_receipt).
+-- and a refund of a grant made before it credits that much less. It holds only in the state the grant was counted in: a
+-- state born since (lost, expired, or written from another config or algorithm) never counted it, and is given nothing.
+-- Nor is anything given back without a receipt (receipt: end + credited then in quarter µs, second: the born it was
+-- counted in; see bucket_receipt).
 local function bucket_refund(valueKey, state, wanted, clock, receipt, second)
   local now = now_micros(clock)
   if not (receipt and second) or second ~= state.born or state.tat <= now then
