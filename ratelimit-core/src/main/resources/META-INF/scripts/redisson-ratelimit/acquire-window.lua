@@ -1,15 +1,27 @@
 -- acquire-window: acquire for a limiter declared as a fixed window (see fixed-window.lua), alone, for its common
 -- case: the key absent or holding an ended window (an empty window), or the current window, with the declared rate
 -- and bounds or, when the check is '-', the stored ones. Anything else (another config to check, another algorithm's
--- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is window_own's and window_decide's, step for step (same
--- reply, receipt included), written for Redis's cost per call as acquire-bucket.lua is.
+-- state) answers {-4}, and the caller sends the call again as acquire, which knows them all. The decision is
+-- window_own's and window_decide's, step for step (same reply, receipt included), written for Redis's cost per call as
+-- acquire-bucket.lua is.
 --
--- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id, last, unused here).
+-- A lease (the argument's 'L<lease ms>:<permits wanted>' before the grant id): the grant may take min(wanted, half the
+-- window's free permits), counted in the window like any grant, for the caller to spend in memory until the lease ends
+-- or the window does, whichever comes first: so every permit spent in a window was counted in it. Its reply: a grant's,
+-- next the whole ms left in the window (rounded down: the caller stops spending no later than the window's end by
+-- Redis's clock), then the permits granted. When half the free permits are no more than asked, a plain grant.
+--
+-- KEYS: see common.lua. ARGV[1]: the fixed window's argument, see algorithms.lua (its grant id unused here).
 
-local wanted, clock, rate, interval, rateType, check, bounds =
-  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) ')
+local wanted, clock, rate, interval, rateType, check, bounds, leaseMark =
+  string.match(ARGV[1], '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) (L?)')
 if wanted == nil then
   error('redisson-ratelimit: malformed fixed window argument')
+end
+local leaseWanted
+if leaseMark ~= '' then
+  -- else a grant id that starts with L
+  leaseWanted = string.match(ARGV[1], ' L%d+:(%d+) %S+$')
 end
 wanted, rate = wanted + 0, rate + 0
 local now, nowMicros
@@ -74,8 +86,24 @@ if left < 0 then
   left = 0
 end
 if count + wanted <= rate then
-  redis.call('set', valueKey, 'f' .. (count + wanted)
+  local granted = wanted
+  if leaseWanted then
+    local share = rate - count
+    share = (share - share % 2) / 2
+    granted = leaseWanted + 0
+    if granted > share then
+      granted = share
+    end
+    if granted <= wanted then
+      granted = wanted
+    end
+  end
+  redis.call('set', valueKey, 'f' .. (count + granted)
     .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, nowMicros))), 'PX', left < 1 and 1 or left)
+  if granted > wanted then
+    local spend = finish * 1000 - nowMicros
+    return {0, rate - count - granted, (spend - spend % 1000) / 1000, start, nowMicros, granted}
+  end
   return {0, rate - count - wanted, left, start, nowMicros}
 end
 return {left < 1 and 1 or left, count < rate and rate - count or 0, left}

@@ -78,7 +78,7 @@ end
 -- type, check, and the window [start, end) that holds `now` (nil, nil when the bounds given are stale).
 local function window_argument(argument)
   local permits, clock, rate, interval, rateType, check, bounds, grantId =
-    string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) (%S+)$')
+    string.match(argument, '^f (%d+) (%d+) (%d+) (%d+) ([01]) ([-urk]) ([%d,]+) .-(%S+)$')
   local previous, start, finish, nextEnd = 0, 0, 0, 0
   if permits ~= nil and bounds ~= '0' then
     previous, start, finish, nextEnd = string.match(bounds, '^(%d+),(%d+),(%d+),(%d+)$')

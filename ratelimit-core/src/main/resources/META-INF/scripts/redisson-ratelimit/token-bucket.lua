@@ -4,7 +4,8 @@
 -- tat, born and credited as 8 bytes each (struct '>ddd': big-endian doubles), then '<rate>:<interval ms>:<burst>':
 -- tat, the theoretical arrival time in microseconds of Redis's clock (the time at which the bucket is full again);
 -- born, the time this state was written from nothing (an absent key, another algorithm's state or a changed config);
--- credited, the µs its refunds gave back since (see bucket_refund); and the config it was written with. The binary
+-- credited, the µs its refunds gave back since, plus each lease's period (see bucket_refund); and the config it was
+-- written with. The binary
 -- numbers are read and written without a number's text (shorter, and cheaper per call). A grant of n permits moves
 -- tat n * interval / rate later; a grant is allowed while tat - now stays within burst * interval / rate. So over any
 -- span T at most burst + rate * T / interval permits are granted. The key expires when the bucket is full again:
@@ -111,7 +112,7 @@ end
 -- config as stored ('<rate>:<interval>:<burst>'), rate, interval, burst.
 local function bucket_argument(argument)
   local permits, clock, rateType, check, config, rate, interval, burst, grantId =
-    string.match(argument, '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) (%S+)$')
+    string.match(argument, '^g (%d+) (%d+) ([01]) ([-urk]) ((%d+):(%d+):(%d+)) .-(%S+)$')
   if permits == nil then
     error('redisson-ratelimit: malformed token bucket argument')
   end
@@ -196,10 +197,12 @@ end
 -- permits' time) never takes tat earlier than the tat without the grant: no permit that had refilled anyway is freed.
 -- A refund of another grant since can have moved this grant's end back by at most what it credited, so receipt -
 -- credited now (end + credited then - credited now) is never after the grant's end as it stands: the same bound
--- holds after any refunds. It holds only in the state the grant was counted in: a state born since (lost, expired, or
--- written from another config or algorithm) never counted it, and is given nothing. Nor is anything given back
--- without a receipt (receipt: end + credited then in quarter µs, second: the born it was counted in; see
--- bucket_receipt).
+-- holds after any refunds. A lease (acquire-bucket.lua) is stamped ahead, tat = max(tat, now + lease) + its time: it
+-- can absorb up to a lease period of an earlier grant's time beyond now, so each lease adds its period to credited,
+-- and a refund of a grant made before it credits that much less. It holds only in the state the grant was counted in: a
+-- state born since (lost, expired, or written from another config or algorithm) never counted it, and is given nothing.
+-- Nor is anything given back without a receipt (receipt: end + credited then in quarter µs, second: the born it was
+-- counted in; see bucket_receipt).
 local function bucket_refund(valueKey, state, wanted, clock, receipt, second)
   local now = now_micros(clock)
   if not (receipt and second) or second ~= state.born or state.tat <= now then

@@ -31,6 +31,14 @@ public interface DecisionArguments {
         return "";
     }
 
+    /**
+     * {@link #lease()} as the algorithms kept in one key send it, before the grant id: {@code "L<period ms>:<most
+     * permits> "}, or {@code ""}.
+     */
+    static String leaseMark(String lease) {
+        return lease.isEmpty() ? "" : "L" + lease.substring(1).replace(' ', ':') + " ";
+    }
+
     /** How long a sliding window's keys are kept after its last grant. */
     Duration keepAlive(Duration interval);
 

@@ -66,15 +66,30 @@ public record FixedWindow(CalendarPeriod calendar, ZoneId zone) implements Limit
     }
 
     /**
-     * {@code "f <permits> <clock> <rate> <interval ms> <type> <check> <bounds> <grant id>"}; the bounds those of
-     * {@link #bounds}, placed on Redis's time as this JVM knows it.
+     * {@code "f <permits> <clock> <rate> <interval ms> <type> <check> <bounds> [L<lease ms>:<permits wanted> ]<grant
+     * id>"}; the bounds those of {@link #bounds}, placed on Redis's time as this JVM knows it.
      */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return "f " + permits + " " + arguments.clock() + " " + rate + " " + interval.toMillis() + " " + type + " "
                 + check + " " + bounds(calendar == CalendarPeriod.NONE ? null : arguments.redisTime()) + " "
-                + arguments.grantId();
+                + DecisionArguments.leaseMark(arguments.lease()) + arguments.grantId();
+    }
+
+    /** A lease is counted in its window and spent only while the window lasts (see {@link #leaseSpend}). */
+    @Override
+    public boolean leases() {
+        return true;
+    }
+
+    /**
+     * No longer than the window lasts: a lease's grant tells the whole ms left in its window by Redis's clock
+     * (rounded down), so that, measured from the call's send, its spending stops before the window ends.
+     */
+    @Override
+    public Duration leaseSpend(Duration period, Duration nextPermitIn) {
+        return nextPermitIn.compareTo(period) < 0 ? nextPermitIn : period;
     }
 
     /**

@@ -138,10 +138,19 @@ public interface LimitAlgorithm {
     /**
      * Whether an instance may take this algorithm's permits in batches and spend them in memory (a lease, see
      * {@code io.github.redissonratelimit.lease}) with its law kept at the time each permit is spent: its decision
-     * script grants a lease stamped at the lease's end, and its refund gives back what a lease did not spend.
+     * script grants a lease counted until the last moment it can be spent, and its refund gives back what a lease did
+     * not spend. Not an algorithm whose grants are {@link #held()} until their calls end.
      */
     default boolean leases() {
         return false;
+    }
+
+    /**
+     * How long a lease may be spent, from its call's send: the lease {@code period}, unless the algorithm ends it
+     * sooner (a fixed window's lease ends with its window, which {@code nextPermitIn}, the lease's grant's, tells).
+     */
+    default Duration leaseSpend(Duration period, Duration nextPermitIn) {
+        return period;
     }
 
     /** How long a limiter's keys outlive its last grant, when the algorithm keeps them (the sliding window). */

@@ -9,7 +9,8 @@ import io.github.redissonratelimit.annotation.RateLimitAlgorithm;
  * A token bucket of {@code burst} permits refilled smoothly at {@code rate} per {@code interval}: over any span T at
  * most {@code burst + rate * T / interval} permits. GCRA on one key, decided by
  * {@code acquire-bucket.lua} in its common case, by {@code token-bucket.lua} otherwise; a refund gives back only what
- * has not refilled since the grant, and nothing to a state started afresh since (see {@code token-bucket.lua}).
+ * has not refilled since the grant, and nothing to a state started afresh since (see {@code token-bucket.lua}). A
+ * lease leaves at most {@code burst - lease * rate / interval} permits to lease on a full bucket.
  *
  * @param burst the bucket's size, at least 1
  */
@@ -72,12 +73,25 @@ public record TokenBucket(long burst) implements LimitAlgorithm {
         return "acquire-bucket";
     }
 
-    /** {@code "g <permits> <clock> <type> <check> <rate>:<interval ms>:<burst> <grant id>"}. */
+    /**
+     * {@code "g <permits> <clock> <type> <check> <rate>:<interval ms>:<burst> [L<lease ms>:<permits wanted> ]<grant
+     * id>"}.
+     */
     @Override
     public String argument(long permits, long rate, Duration interval, int type, char check,
             DecisionArguments arguments) {
         return "g " + permits + " " + arguments.clock() + " " + type + " " + check + " " + rate + ":"
-                + interval.toMillis() + ":" + burst + " " + arguments.grantId();
+                + interval.toMillis() + ":" + burst + " " + DecisionArguments.leaseMark(arguments.lease())
+                + arguments.grantId();
+    }
+
+    /**
+     * A lease of k granted at t moves tat to max(tat, t + lease) + k permits' time, allowed within the burst: while it
+     * runs the bucket and the lease hold no more than the burst together (see {@code acquire-bucket.lua}).
+     */
+    @Override
+    public boolean leases() {
+        return true;
     }
 
     @Override

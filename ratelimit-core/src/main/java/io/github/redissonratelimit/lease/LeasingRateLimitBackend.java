@@ -46,10 +46,10 @@ import io.github.redissonratelimit.limiter.RateLimitBackend;
  * half the free permits are no more than the request's own it makes a plain decision: near exhaustion every decision
  * is one call, as without leases.
  *
- * <p>Only algorithms whose {@link io.github.redissonratelimit.algorithm.LimitAlgorithm#leases()} hold leases (the
- * sliding window); a multi-limit call is served from the leases when every limit has one that holds its permits,
- * else all its limits are decided by Redis as without leases. Headers read Redis's last free count plus what this
- * instance holds, never more than the rate.
+ * <p>Only algorithms whose {@link io.github.redissonratelimit.algorithm.LimitAlgorithm#leases()} hold leases (all
+ * but in-flight; each algorithm's rule in docs/algorithms.md); a multi-limit call is served from the leases when every
+ * limit has one that holds its permits, else all its limits are decided by Redis as without leases. Headers read
+ * Redis's last free count plus what this instance holds, never more than the rate.
  *
  * <p><b>Resets, overrides, idle limiters.</b> A reset or an override, made on any instance, reaches this one through
  * its {@link io.github.redissonratelimit.limiter.LimiterMemories} ({@link #forget}): the leases of the limiters

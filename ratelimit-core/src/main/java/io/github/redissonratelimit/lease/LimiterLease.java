@@ -131,11 +131,14 @@ final class LimiterLease {
                     next = decision.state().nextPermitIn();
                 }
                 if (ex == null && decision.allowed() && decision.leased() > 0 && !dropped) {
+                    // a fixed window's lease ends with its window, which its grant tells
+                    long spendNanos = decision.state() == null ? period.toNanos()
+                            : spec.algorithm().leaseSpend(period, decision.state().nextPermitIn()).toNanos();
                     left = decision.leased();
-                    endNanos = sent + period.toNanos();
+                    endNanos = sent + spendNanos;
                     receipt = decision.receipt();
                     answer = new Decision(true, Duration.ZERO, state(), false, receipt);
-                    CompletableFuture.delayedExecutor(period.toNanos(), TimeUnit.NANOSECONDS)
+                    CompletableFuture.delayedExecutor(spendNanos, TimeUnit.NANOSECONDS)
                             .execute(() -> expire(decision.receipt()));
                 }
                 if (ex == null && decision.allowed()) {
@@ -155,8 +158,8 @@ final class LimiterLease {
 
     /**
      * The permits of the next lease: what this instance spent since the last call to Redis, over at least a tenth of
-     * the period, scaled to one period; at least the request's own, at most the rate (Redis grants at most half of
-     * what is free, see acquire-sliding.lua).
+     * the period, scaled to one period; at least the request's own, at most the capacity (Redis grants at most half
+     * of what it can give, see acquire-sliding.lua, acquire-bucket.lua, acquire-window.lua).
      */
     private long size(long permits, long now) {
         long span = Math.max(now - spanStartNanos, period.toNanos() / SHORTEST_SPAN_PARTS);

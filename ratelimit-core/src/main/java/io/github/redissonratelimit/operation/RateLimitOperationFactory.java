@@ -115,9 +115,9 @@ final class RateLimitOperationFactory {
     }
 
     /**
-     * The lease period: the policy's, else the annotation's, else none; only for an algorithm that leases (the
-     * sliding window), and at most a tenth of the interval, so that what a lease costs (a spent permit counts up to
-     * one lease longer) stays small.
+     * The lease period: the policy's, else the annotation's, else none; only for an algorithm that leases (all but
+     * in-flight), and at most a tenth of the interval, so that what a lease costs (a spent permit counts up to one
+     * lease longer) stays small.
      */
     private Duration lease(RateLimitDeclaration declaration, PolicyValues policy, String policyPath, LimitSpec spec,
             String description) {
@@ -131,8 +131,9 @@ final class RateLimitOperationFactory {
         }
         if (!spec.algorithm().leases()) {
             throw new InvalidRateLimitException(description, attribute, "(" + lease + ") is set on " + spec.algorithm()
-                    + ", whose permits cannot be leased yet: only a sliding window keeps its bound with leases",
-                    "remove " + attribute + ", or use algorithm SLIDING_WINDOW", null);
+                    + ", whose permits cannot be leased: each is held by its call until the call ends, so a permit "
+                    + "spent in memory would be held by no call Redis knows of", "remove " + attribute
+                            + ", or use another algorithm", null);
         }
         Duration most = spec.interval().dividedBy(10);
         if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {

@@ -268,24 +268,31 @@ final class AcquireScript {
         }
 
         Decision decision() {
-            return decision(false, 0);
+            return decision(false, 0, false);
         }
 
         /**
-         * The decision; for a call that asked a lease of a sliding window, a lease's grant ({@code r<end>:<permits
-         * granted>}, see acquire-sliding.lua) is {@link Decision#leased()} beyond the call's {@code permits}, given
-         * back by its receipt {@code l<end>}.
+         * The decision; for a call that asked a lease, a lease's grant is {@link Decision#leased()} beyond the call's
+         * {@code permits}: of a sliding window ({@code sliding}), {@code r<end>:<permits granted>} (see
+         * acquire-sliding.lua), given back by its receipt {@code l<end>}; of an algorithm kept in one key, its
+         * grant's receipt then the permits granted (acquire-bucket.lua, acquire-window.lua), given back by that
+         * receipt.
          */
-        Decision decision(boolean leaseAsked, long permits) {
+        Decision decision(boolean leaseAsked, long permits, boolean sliding) {
             LimitState state = new LimitState(free, Duration.ofMillis(nextMillis));
             if (waitMillis != 0) {
                 return Decision.reject(Duration.ofMillis(waitMillis), state);
             }
             int split = receipt == null ? -1 : receipt.indexOf(':');
-            if (leaseAsked && split > 0 && receipt.indexOf(':', split + 1) < 0) {
+            int last = receipt == null ? -1 : receipt.lastIndexOf(':');
+            if (leaseAsked && sliding && split > 0 && last == split) {
                 long granted = Long.parseLong(receipt.substring(split + 1));
                 return new Decision(true, Duration.ZERO, state, false, "l" + receipt.substring(1, split),
                         granted - permits);
+            }
+            if (leaseAsked && !sliding && split > 0 && last > split && receipt.indexOf(':', split + 1) == last) {
+                long granted = Long.parseLong(receipt.substring(last + 1));
+                return new Decision(true, Duration.ZERO, state, false, receipt.substring(0, last), granted - permits);
             }
             return Decision.allow(state, receipt);
         }

@@ -127,6 +127,17 @@ abstract class AlgorithmContract {
         stalls().forEach(verdicts -> verdicts.assertHeld(StallRun.AT_RANDOM_SHARE_ON_TOP, algorithm));
     }
 
+    /**
+     * Leases ({@code lease} on every limit), taken and spent by two instances in bursts, some grants given back: the
+     * law holds at the time each permit is spent, by Redis's clock (see {@link LeaseRun}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("algorithms")
+    void theLawHoldsAtTheTimeEachLeasedPermitIsSpent(Algorithm algorithm) throws Exception {
+        runsOf("leases", seed -> LeaseRun.run(topology, seed, length(Duration.ofSeconds(3))))
+                .forEach(verdicts -> verdicts.assertHeld(LeaseRun.SPENT, algorithm));
+    }
+
     private List<Verdicts> stalls() throws Exception {
         return runsOf("stalls", seed -> StallRun.run(topology, seed, length(Duration.ofMillis(7_500)),
                 Integer.getInteger("contract.callers", 16)));

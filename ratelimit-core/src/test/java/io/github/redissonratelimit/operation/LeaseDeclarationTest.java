@@ -36,6 +36,14 @@ class LeaseDeclarationTest {
         public void bucket() {
         }
 
+        @RateLimit(name = "window", rate = 1000, algorithm = RateLimitAlgorithm.FIXED_WINDOW, lease = "50ms")
+        public void window() {
+        }
+
+        @RateLimit(name = "flight", rate = 10, algorithm = RateLimitAlgorithm.IN_FLIGHT, lease = "50ms")
+        public void inFlight() {
+        }
+
         @RateLimit(name = "garbled", rate = 1000, lease = "soon")
         public void garbled() {
         }
@@ -76,10 +84,16 @@ class LeaseDeclarationTest {
     }
 
     @Test
-    void otherAlgorithmsRefuseALeaseSayingWhy() {
-        assertThatThrownBy(() -> operation(Map.of(), "bucket")).isInstanceOf(InvalidRateLimitException.class)
-                .hasMessageContaining("lease").hasMessageContaining("token bucket")
-                .hasMessageContaining("only a sliding window keeps its bound");
+    void theTokenBucketAndTheFixedWindowLease() {
+        assertThat(operation(Map.of(), "bucket").lease()).isEqualTo(Duration.ofMillis(50));
+        assertThat(operation(Map.of(), "window").lease()).isEqualTo(Duration.ofMillis(50));
+    }
+
+    @Test
+    void inFlightRefusesALeaseSayingWhy() {
+        assertThatThrownBy(() -> operation(Map.of(), "inFlight")).isInstanceOf(InvalidRateLimitException.class)
+                .hasMessageContaining("lease").hasMessageContaining("in-flight limit")
+                .hasMessageContaining("held by its call until the call ends");
     }
 
     @Test
