@@ -43,6 +43,31 @@ public record LimitSpec(long rate, Duration interval, RateLimitMode mode, LimitA
         return algorithm.capacityName();
     }
 
+    /**
+     * Why {@code lease} cannot be this limit's lease period, or null when it can (the one rule for annotations, yml
+     * policies, routes and the gateway): an algorithm that leases (all but in-flight), from 1ms to a tenth of the
+     * interval, so that what a lease costs (a spent permit counts up to one lease longer) stays small.
+     * @param attribute how the declaration names the lease, for the fix
+     */
+    public LeaseRefusal leaseRefusal(Duration lease, String attribute) {
+        if (!algorithm.leases()) {
+            return new LeaseRefusal("(" + lease + ") is set on " + algorithm + ", whose permits cannot be leased: "
+                    + "each is held by its call until the call ends, so a permit spent in memory would be held by no "
+                    + "call Redis knows of", "remove " + attribute + ", or use another algorithm");
+        }
+        Duration most = interval.dividedBy(10);
+        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
+            return new LeaseRefusal("must be at least 1ms and at most a tenth of the interval (" + most + ") but was "
+                    + lease + ": a spent permit counts up to one lease longer than its interval, which a short lease "
+                    + "keeps small", "set " + attribute + " between 1ms and " + most + ", or remove it");
+        }
+        return null;
+    }
+
+    /** Why a lease period was refused ({@link #leaseRefusal}): the problem, and the fix to offer. */
+    public record LeaseRefusal(String problem, String fix) {
+    }
+
     /** The same limit counted by {@code algorithm}. */
     public LimitSpec with(LimitAlgorithm algorithm) {
         return new LimitSpec(rate, interval, mode, algorithm);

@@ -115,9 +115,7 @@ final class RateLimitOperationFactory {
     }
 
     /**
-     * The lease period: the policy's, else the annotation's, else none; only for an algorithm that leases (all but
-     * in-flight), and at most a tenth of the interval, so that what a lease costs (a spent permit counts up to one
-     * lease longer) stays small.
+     * The lease period: the policy's, else the annotation's, else none; under {@link LimitSpec#leaseRefusal}'s rule.
      */
     private Duration lease(RateLimitDeclaration declaration, PolicyValues policy, String policyPath, LimitSpec spec,
             String description) {
@@ -129,18 +127,9 @@ final class RateLimitOperationFactory {
         if (lease.isZero()) {
             return lease;
         }
-        if (!spec.algorithm().leases()) {
-            throw new InvalidRateLimitException(description, attribute, "(" + lease + ") is set on " + spec.algorithm()
-                    + ", whose permits cannot be leased: each is held by its call until the call ends, so a permit "
-                    + "spent in memory would be held by no call Redis knows of", "remove " + attribute
-                            + ", or use another algorithm", null);
-        }
-        Duration most = spec.interval().dividedBy(10);
-        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
-            throw new InvalidRateLimitException(description, attribute, "must be at least 1ms and at most a tenth "
-                    + "of the interval (" + most + ") but was " + lease + ": a spent permit counts up to one lease "
-                    + "longer than its interval, which a short lease keeps small", "set " + attribute + " between 1ms "
-                            + "and " + most + ", or remove it", null);
+        LimitSpec.LeaseRefusal refusal = spec.leaseRefusal(lease, attribute);
+        if (refusal != null) {
+            throw new InvalidRateLimitException(description, attribute, refusal.problem(), refusal.fix(), null);
         }
         return lease;
     }

@@ -37,7 +37,7 @@ public class PolicyProperties extends TierProperties {
 
     /**
      * Lease period (e.g. 100ms): each instance takes the limit's permits from Redis in batches and spends them in
-     * memory for at most this long, the limit still exact when each permit is spent. Sliding window only, at most a
+     * memory for at most this long, the limit still exact when each permit is spent. Any algorithm but in-flight, at most a
      * tenth of the interval. Unset: @RateLimit(lease) decides, for a route its policy's (off by default).
      */
     private Duration lease;

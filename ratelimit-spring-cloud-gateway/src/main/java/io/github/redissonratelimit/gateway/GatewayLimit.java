@@ -50,25 +50,16 @@ final class GatewayLimit {
     }
 
     /**
-     * The route's lease period, under {@code @RateLimit(lease)}'s rule: a sliding window only, from 1ms to a tenth of
-     * the interval (a spent permit counts up to one lease longer).
+     * The route's lease period, under {@code @RateLimit(lease)}'s rule ({@link LimitSpec#leaseRefusal}).
      */
     private static Duration lease(RedissonRouteRateLimiter.Config config, String routeId, LimitSpec spec) {
         Duration lease = config.getLease();
         if (lease == null || lease.isZero()) {
             return Duration.ZERO;
         }
-        if (!spec.algorithm().leases()) {
-            throw refused(routeId, "lease", "(" + lease + ") is set on " + spec.algorithm() + ", whose permits "
-                    + "cannot be leased: only a sliding window keeps its bound with leases; remove " + PREFIX
-                    + "lease, or set " + PREFIX + "algorithm: sliding-window", config);
-        }
-        Duration most = spec.interval().dividedBy(10);
-        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
-            throw refused(routeId, "lease", "must be at least 1ms and at most a tenth of the interval (" + most
-                    + ") but was " + lease + ": a spent permit counts up to one lease longer than its interval, "
-                    + "which a short lease keeps small; set " + PREFIX + "lease between 1ms and " + most
-                    + ", or remove it", config);
+        LimitSpec.LeaseRefusal refusal = spec.leaseRefusal(lease, PREFIX + "lease");
+        if (refusal != null) {
+            throw refused(routeId, "lease", refusal.problem() + "; " + refusal.fix(), config);
         }
         return lease;
     }

@@ -286,7 +286,7 @@ public class RedissonRouteRateLimiter extends AbstractRateLimiter<RedissonRouteR
         /**
          * A lease period (e.g. 100ms), as {@code @RateLimit(lease)}: each instance takes the route's permits from Redis
          * in batches and spends them in memory for at most this long, the limit still exact when each permit is
-         * spent. A sliding window only, at most a tenth of the interval; null (the default): no lease. The tiers
+         * spent. Any algorithm but in-flight, at most a tenth of the interval; null (the default): no lease. The tiers
          * share it.
          */
         public Config setLease(Duration lease) {

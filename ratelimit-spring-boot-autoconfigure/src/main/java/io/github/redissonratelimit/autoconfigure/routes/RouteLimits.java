@@ -67,8 +67,8 @@ final class RouteLimits {
     }
 
     /**
-     * The route's lease period, carried by its requests as {@code @RateLimit(lease)}'s are, under the same rule: a
-     * sliding window only, from 1ms to a tenth of the interval (a spent permit counts up to one lease longer).
+     * The route's lease period, carried by its requests as {@code @RateLimit(lease)}'s are, under the same rule
+     * ({@link LimitSpec#leaseRefusal}).
      */
     private static Duration lease(String name, RouteProperties route, LimitSpec spec) {
         Duration lease = route.getLease();
@@ -76,17 +76,10 @@ final class RouteLimits {
             return Duration.ZERO;
         }
         String property = "ratelimit.routes." + name + ".lease";
-        if (!spec.algorithm().leases()) {
-            throw new InvalidConfigurationPropertyValueException(property, lease, "is set on " + spec.algorithm()
-                    + ", whose permits cannot be leased: only a sliding window keeps its bound with leases; remove "
-                    + property + ", or set ratelimit.routes." + name + ".algorithm=sliding-window");
-        }
-        Duration most = spec.interval().dividedBy(10);
-        if (lease.isNegative() || lease.toMillis() < 1 || lease.compareTo(most) > 0) {
-            throw new InvalidConfigurationPropertyValueException(property, lease, "must be at least 1ms and at most "
-                    + "a tenth of the interval (" + most + "): a spent permit counts up to one lease longer than its "
-                    + "interval, which a short lease keeps small; set " + property + " between 1ms and " + most
-                    + ", or remove it");
+        LimitSpec.LeaseRefusal refusal = spec.leaseRefusal(lease, property);
+        if (refusal != null) {
+            throw new InvalidConfigurationPropertyValueException(property, lease, refusal.problem() + "; "
+                    + refusal.fix());
         }
         return lease;
     }

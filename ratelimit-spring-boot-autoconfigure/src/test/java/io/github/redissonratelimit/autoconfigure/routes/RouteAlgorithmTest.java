@@ -99,14 +99,17 @@ class RouteAlgorithmTest {
     }
 
     /**
-     * A route's lease, or its policy's, is its limit's and its tiers', under {@code @RateLimit(lease)}'s rule: a
-     * sliding window only, from 1ms to a tenth of the interval; none unless set.
+     * A route's lease, or its policy's, is its limit's and its tiers', under {@code @RateLimit(lease)}'s rule: any
+     * algorithm but in-flight, from 1ms to a tenth of the interval; none unless set.
      */
     @Test
     void aRouteLeasesItsPermitsUnderTheAnnotationsRule() {
         assertRoute(new String[] { "ratelimit.routes.api.interval=1m", "ratelimit.routes.api.lease=200ms" },
                 operation -> assertThat(operation.lease()).isEqualTo(Duration.ofMillis(200)));
         assertRoute(new String[0], operation -> assertThat(operation.lease()).isZero());
+        assertRoute(new String[] { "ratelimit.routes.api.interval=1m", "ratelimit.routes.api.algorithm=token-bucket",
+                "ratelimit.routes.api.lease=200ms" }, operation -> assertThat(operation.lease())
+                        .isEqualTo(Duration.ofMillis(200)));
         runner.withPropertyValues("ratelimit.policies.hot.lease=2s", "ratelimit.policies.hot.interval=1m",
                 "ratelimit.routes.api.policy=hot", "ratelimit.routes.api.tier=header['X']",
                 "ratelimit.routes.api.tiers.gold.rate=100").run(context -> assertThat(context.getBean(RouteTable.class)
