@@ -32,6 +32,20 @@ public final class InFlightPermits {
         }
     }
 
+    /**
+     * What Redis holds for {@code logicalKey}'s limiter, for a failure's message: its state, its leases with the ms
+     * each ends, and Redis's time in ms.
+     */
+    public String describe(String logicalKey) {
+        String leases = "rate_limit:{" + logicalKey + "}:permits";
+        try (RespClient cli = redis.cliFor(leases)) {
+            Object time = cli.command("EVAL", "local t = redis.call('time') return t[1] * 1000 + math.floor(t[2] / 1000)",
+                    "0");
+            return "state " + cli.string("GET", "rate_limit:{" + logicalKey + "}:value") + ", leases "
+                    + cli.command("ZRANGE", leases, "0", "-1", "WITHSCORES") + " at " + time;
+        }
+    }
+
     /** Waits until {@code logicalKey}'s limiter holds {@code permits}; fails with the last count after the bound. */
     public void awaitHeld(String logicalKey, long permits) {
         Polling.await(GIVEN_BACK_WITHIN, permits + " permit(s) held in " + logicalKey, () -> {
