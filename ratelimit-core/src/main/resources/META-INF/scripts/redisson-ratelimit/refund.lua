@@ -69,20 +69,25 @@ local function take(member, score, id, permits)
   return 1
 end
 
+-- Takes the permits from the grants member of id `wanted_id` scored `score`, when it holds as many; 1 when taken.
+local function take_from(score, wanted_id)
+  local members = redis.call('zrangebyscore', grantsKey, score, score)
+  for i = 1, #members do
+    local id, permits = struct.unpack('Bc0I', members[i])
+    if id == wanted_id then
+      return permits >= wanted and take(members[i], score, id, permits) or 0
+    end
+  end
+  return 0
+end
+
 local leaseEnd = tonumber(string.match(ARGV[4] or '', '^l(%d+)$'))
 if leaseEnd ~= nil then
   -- a lease's unspent permits (receipt 'l<end>', see acquire-sliding.lua): from its own member, while it counts
   if leaseEnd <= now - interval then
     return 0
   end
-  local members = redis.call('zrangebyscore', grantsKey, leaseEnd, leaseEnd)
-  for i = 1, #members do
-    local id, permits = struct.unpack('Bc0I', members[i])
-    if id == 'lease:' .. leaseEnd then
-      return permits >= wanted and take(members[i], leaseEnd, id, permits) or 0
-    end
-  end
-  return 0
+  return take_from(leaseEnd, 'lease:' .. leaseEnd)
 end
 local receipt = tonumber(string.match(ARGV[4] or '', '^r(%d+)$'))
 if receipt == nil and (ARGV[4] or '') ~= '' then
@@ -101,14 +106,7 @@ if receipt ~= nil then
   if stamp <= now - interval then
     return 0
   end
-  local members = redis.call('zrangebyscore', grantsKey, stamp, stamp)
-  for i = 1, #members do
-    local id, permits = struct.unpack('Bc0I', members[i])
-    if id == 's' .. stamp then
-      return permits >= wanted and take(members[i], stamp, id, permits) or 0
-    end
-  end
-  return 0
+  return take_from(stamp, 's' .. stamp)
 end
 
 -- without a receipt (a grant of a version that gave none): the newest member in the window that holds as many

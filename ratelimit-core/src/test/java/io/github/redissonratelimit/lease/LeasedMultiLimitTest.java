@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,7 +15,6 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
-import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
 /**
@@ -35,9 +32,7 @@ class LeasedMultiLimitTest {
 
         @Override
         public CompletionStage<Decision> acquire(AcquireRequest request) {
-            long leased = request.lease() == null ? 0 : request.lease().permits() - request.permits();
-            return CompletableFuture.completedFuture(new Decision(true, Duration.ZERO,
-                    new LimitState(1_000, Duration.ZERO, Map.of()), false, "l1", leased));
+            return GrantingStandIn.grant(request);
         }
 
         @Override
