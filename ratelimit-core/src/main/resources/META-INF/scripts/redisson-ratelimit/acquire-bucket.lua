@@ -37,7 +37,7 @@ else
   now = clock * 1000
 end
 local value = redis.call('get', valueKey)
-local start, born, credited = now, now, 0
+local start, born, credited, storedTat = now, now, 0, nil
 if value then
   -- 'g', tat, born, credited, config (see token-bucket.lua); the config first: a shorter value has no numbers to
   -- unpack
@@ -50,13 +50,13 @@ if value then
     end
     config, rate, interval, burst = stored, storedRate, storedInterval, storedBurst + 0
   end
-  local mark, tat
-  mark, tat, born, credited = struct.unpack('>c1ddd', value)
+  local mark
+  mark, storedTat, born, credited = struct.unpack('>c1ddd', value)
   if mark ~= 'g' then
     return {-4}
   end
-  if tat > now then
-    start = tat
+  if storedTat > now then
+    start = storedTat
   end
 elseif check ~= '-' and redis.call('exists', KEYS[1]) == 1 then
   return {-4} -- a sliding window's config hash, looked for on a config check only, as bucket_own does
@@ -94,9 +94,16 @@ if after - now > burst * emission then
   end
   tat = start
 else
-  local ttl = (after - now) / 1000
-  ttl = ttl + (-ttl) % 1 -- math.ceil
-  redis.call('set', valueKey, 'g' .. struct.pack('>ddd', after, born, credited) .. config, 'PX', ttl < 1 and 1 or ttl)
+  -- bucket_write: the key's expiry kept while it stays the one of its tat (bucket_expiry)
+  local step = burst * emission / 8
+  local expiry = after + (-after) % step
+  if storedTat and storedTat + (-storedTat) % step == expiry then
+    redis.call('set', valueKey, 'g' .. struct.pack('>ddd', after, born, credited) .. config, 'KEEPTTL')
+  else
+    local ttl = (expiry - now) / 1000
+    ttl = ttl + (-ttl) % 1 -- math.ceil
+    redis.call('set', valueKey, 'g' .. struct.pack('>ddd', after, born, credited) .. config, 'PX', ttl < 1 and 1 or ttl)
+  end
 end
 -- bucket_state at tat
 local used = tat - now

@@ -98,8 +98,12 @@ if count + wanted <= rate then
       granted = wanted
     end
   end
-  redis.call('set', valueKey, 'f' .. (count + granted)
-    .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, nowMicros))), 'PX', left < 1 and 1 or left)
+  if suffix then
+    redis.call('set', valueKey, 'f' .. (count + granted) .. suffix, 'KEEPTTL') -- see window_write
+  else
+    redis.call('set', valueKey, 'f' .. (count + granted) .. ':' .. struct.pack('>dddd', start, finish, rate, nowMicros),
+      'PX', left < 1 and 1 or left)
+  end
   if granted > wanted then
     local spend = finish * 1000 - nowMicros
     return {0, rate - count - granted, (spend - spend % 1000) / 1000, start, nowMicros, granted}

@@ -49,10 +49,16 @@ local function window_bounds(now, interval, previous, start, finish, nextEnd)
 end
 
 -- Writes the window's count; suffix: ':' and the packed bounds, rate and start of the count as stored, or nil to
--- build it (started: when the count started).
+-- build it (started: when the count started). A stored suffix is the window the key holds, written to expire at that
+-- window's end: its expiry is kept (KEEPTTL), which spares Redis setting it again and rewriting the command with an
+-- absolute time for its replicas, a tenth of the decision's cost.
 local function window_write(valueKey, count, start, finish, rate, now, suffix, started)
-  redis.call('set', valueKey, 'f' .. count .. (suffix or (':' .. struct.pack('>dddd', start, finish, rate, started))),
-    'PX', math.max(1, finish - now))
+  if suffix then
+    redis.call('set', valueKey, 'f' .. count .. suffix, 'KEEPTTL')
+  else
+    redis.call('set', valueKey, 'f' .. count .. ':' .. struct.pack('>dddd', start, finish, rate, started), 'PX',
+      math.max(1, finish - now))
+  end
 end
 
 -- Takes `wanted` permits from the window [start, finish) that holds `count`, or tells when they can be free (suffix,

@@ -9,6 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +35,15 @@ class TokenBucketTest {
     /** 10 per second (one permit every 100 ms), bursts of 5. */
     private static final LimitSpec BUCKET = new LimitSpec(10, Duration.ofSeconds(1), RateLimitMode.OVERALL,
             LimitAlgorithm.tokenBucket(5));
+
+    /** The µs until the bucket is full by Redis's clock, and its key's PTTL and PEXPIRETIME; none without a key. */
+    private static final String UNTIL_FULL_AND_EXPIRY = """
+            local value = redis.call('get', KEYS[1])
+            if not value then return {} end
+            local time = redis.call('time')
+            local tat = struct.unpack('>d', value, 2)
+            return {tat - (time[1] * 1000000 + time[2]), redis.call('pttl', KEYS[1]), redis.call('pexpiretime', KEYS[1])}
+            """;
 
     @RegisterExtension
     final FreshRedis fresh = new FreshRedis();
@@ -78,14 +90,62 @@ class TokenBucketTest {
     }
 
     @Test
-    void theStateIsOneKeyThatExpiresWhenTheBucketIsFullAgain() {
+    void theStateIsOneKeyThatExpiresOnceTheBucketIsFullAgain() {
         LimitSpec slow = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL, LimitAlgorithm.tokenBucket(5));
         assertThat(acquire(backend, name, slow, 3).allowed()).isTrue();
 
         assertThat(redis.keys("*")).containsExactly(LimiterNaming.valueKey(name));
         long ttl = Long.parseLong(String.valueOf(redis.command("PTTL", LimiterNaming.valueKey(name))));
-        assertThat(ttl).as("3 permits refill in 18 s").isBetween(1L, 18_000L);
+        // not before the 3 permits refilled (18 s), at most an eighth of the refill time of 5 (30 s) later
+        assertThat(ttl).as("3 permits refill in 18 s").isBetween(17_000L, 18_000L + 3_750L);
         assertThat(state(backend, name, slow)).isEqualTo(new LimitState(2, Duration.ofSeconds(6)));
+    }
+
+    /**
+     * A write keeps the key's expiry while it stays the one of the new tat (an eighth of the refill time apart), so
+     * over grants and refunds in any order, decided by Redis's clock, the key must never expire before the bucket is
+     * full again (an absent key is a full bucket), nor more than an eighth of its refill time after.
+     */
+    @Test
+    void theKeyNeverExpiresBeforeTheBucketIsFullAgainNorLongAfter() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        RedissonRateLimitBackend onRedisClock = new RedissonRateLimitBackend(fresh.newClient(), BackendOptions.DEFAULTS,
+                InstantSource.system());
+        // one permit every 6 s, a refill of 120 s: its expiry moves in steps of 15 s
+        LimitSpec slow = new LimitSpec(10, Duration.ofMinutes(1), RateLimitMode.OVERALL,
+                LimitAlgorithm.tokenBucket(20));
+        List<Decision> granted = new ArrayList<>();
+        List<Integer> permits = new ArrayList<>();
+        int keptExpiries = 0;
+        long previousExpiry = 0;
+        for (int step = 0; step < 120; step++) {
+            if (granted.isEmpty() || random.nextInt(10) < 6) {
+                int wanted = 1 + random.nextInt(3);
+                Decision decision = acquire(onRedisClock, name, slow, wanted);
+                if (decision.allowed()) {
+                    granted.add(decision);
+                    permits.add(wanted);
+                }
+            }
+            else {
+                int which = random.nextInt(granted.size());
+                await(onRedisClock.release(AcquireRequest.of(name, slow, permits.remove(which)),
+                        granted.remove(which)));
+            }
+            List<?> key = (List<?>) redis.command("EVAL", UNTIL_FULL_AND_EXPIRY, "1", LimiterNaming.valueKey(name));
+            if (key.isEmpty()) {
+                continue; // full: nothing to keep
+            }
+            long untilFullMicros = (Long) key.get(0);
+            long ttlMicros = (Long) key.get(1) * 1000;
+            assertThat(ttlMicros).as("seed %d, step %d: the key expires in %d us, the bucket is full in %d us", seed,
+                    step, ttlMicros, untilFullMicros).isGreaterThanOrEqualTo(untilFullMicros - 1000)
+                    .isLessThanOrEqualTo(Math.max(0, untilFullMicros) + 15_000_000 + 1000);
+            keptExpiries += (Long) key.get(2) == previousExpiry ? 1 : 0;
+            previousExpiry = (Long) key.get(2);
+        }
+        assertThat(keptExpiries).as("seed %d: writes that kept the key's expiry", seed).isPositive();
     }
 
     @Test
