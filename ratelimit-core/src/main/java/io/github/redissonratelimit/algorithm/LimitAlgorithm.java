@@ -153,6 +153,20 @@ public interface LimitAlgorithm {
         return period;
     }
 
+    /**
+     * A lease's grant, read from the receipt its decision answered ({@code r} and the reply's numbers after the
+     * decision, ':' apart): the receipt a refund of its unspent permits names and the permits granted; null for a
+     * plain grant. An algorithm kept in one key answers its grant's receipt, then the permits granted.
+     */
+    default LeaseGrant leaseGrant(String receipt) {
+        int split = receipt == null ? -1 : receipt.indexOf(':');
+        int last = receipt == null ? -1 : receipt.lastIndexOf(':');
+        if (split > 0 && last > split && receipt.indexOf(':', split + 1) == last) {
+            return new LeaseGrant(receipt.substring(0, last), Long.parseLong(receipt.substring(last + 1)));
+        }
+        return null;
+    }
+
     /** How long a limiter's keys outlive its last grant, when the algorithm keeps them (the sliding window). */
     default boolean keepsAlive() {
         return false;

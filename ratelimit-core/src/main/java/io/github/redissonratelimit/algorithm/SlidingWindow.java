@@ -56,6 +56,16 @@ record SlidingWindow() implements LimitAlgorithm {
         return true;
     }
 
+    /** Its lease's grant answers {@code r<end>:<permits granted>} and is given back by {@code l<end>}. */
+    @Override
+    public LeaseGrant leaseGrant(String receipt) {
+        int split = receipt == null ? -1 : receipt.indexOf(':');
+        if (split > 0 && receipt.lastIndexOf(':') == split) {
+            return new LeaseGrant("l" + receipt.substring(1, split), Long.parseLong(receipt.substring(split + 1)));
+        }
+        return null;
+    }
+
     @Override
     public boolean keepsAlive() {
         return true;

@@ -14,6 +14,12 @@ public interface LeaseCounts {
     /** Calls to Redis for decisions of leased limits (each a new lease or a plain decision). */
     long redisCalls();
 
+    /**
+     * The limiters this instance keeps a lease for: held, being fetched, or asked for within their last lease period
+     * (those gone quiet longer are removed as new ones come).
+     */
+    int leasedLimiters();
+
     /** What this instance holds on the limiter's lease now; null when it holds no permit it may still spend. */
     Holding holding(String limiterName);
 

@@ -160,12 +160,6 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         return redisCalls.sum();
     }
 
-    /** The permits this instance holds on the limiter's lease now. */
-    public long held(String limiterName) {
-        LimiterLease lease = leases.get(limiterName);
-        return lease == null ? 0 : lease.held();
-    }
-
     @Override
     public Holding holding(String limiterName) {
         LimiterLease lease = leases.get(limiterName);
@@ -239,7 +233,7 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         sweepAt.set(Math.max(SWEEP_FLOOR, 2 * leases.size()));
     }
 
-    /** The limiters this instance keeps a lease for (held, being fetched, or with requests in its last period). */
+    @Override
     public int leasedLimiters() {
         return leases.size();
     }

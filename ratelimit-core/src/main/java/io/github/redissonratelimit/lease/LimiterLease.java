@@ -211,10 +211,6 @@ final class LimiterLease {
         return drop();
     }
 
-    synchronized long held() {
-        return left;
-    }
-
     /** The permits held and how long they may still be spent; null when none may. */
     synchronized LeaseCounts.Holding holding() {
         long endsIn = endNanos - System.nanoTime();

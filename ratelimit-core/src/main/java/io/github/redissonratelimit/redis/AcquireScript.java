@@ -14,6 +14,8 @@ import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
 import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.algorithm.DecisionArguments;
+import io.github.redissonratelimit.algorithm.LeaseGrant;
+import io.github.redissonratelimit.algorithm.LimitAlgorithm;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -268,31 +270,21 @@ final class AcquireScript {
         }
 
         Decision decision() {
-            return decision(false, 0, false);
+            return decision(false, 0, null);
         }
 
         /**
          * The decision; for a call that asked a lease, a lease's grant is {@link Decision#leased()} beyond the call's
-         * {@code permits}: of a sliding window ({@code sliding}), {@code r<end>:<permits granted>} (see
-         * acquire-sliding.lua), given back by its receipt {@code l<end>}; of an algorithm kept in one key, its
-         * grant's receipt then the permits granted (acquire-bucket.lua, acquire-window.lua), given back by that
-         * receipt.
+         * {@code permits}, as its {@code algorithm} reads it from the receipt.
          */
-        Decision decision(boolean leaseAsked, long permits, boolean sliding) {
+        Decision decision(boolean leaseAsked, long permits, LimitAlgorithm algorithm) {
             LimitState state = new LimitState(free, Duration.ofMillis(nextMillis));
             if (waitMillis != 0) {
                 return Decision.reject(Duration.ofMillis(waitMillis), state);
             }
-            int split = receipt == null ? -1 : receipt.indexOf(':');
-            int last = receipt == null ? -1 : receipt.lastIndexOf(':');
-            if (leaseAsked && sliding && split > 0 && last == split) {
-                long granted = Long.parseLong(receipt.substring(split + 1));
-                return new Decision(true, Duration.ZERO, state, false, "l" + receipt.substring(1, split),
-                        granted - permits);
-            }
-            if (leaseAsked && !sliding && split > 0 && last > split && receipt.indexOf(':', split + 1) == last) {
-                long granted = Long.parseLong(receipt.substring(last + 1));
-                return new Decision(true, Duration.ZERO, state, false, receipt.substring(0, last), granted - permits);
+            LeaseGrant lease = leaseAsked ? algorithm.leaseGrant(receipt) : null;
+            if (lease != null) {
+                return new Decision(true, Duration.ZERO, state, false, lease.receipt(), lease.permits() - permits);
             }
             return Decision.allow(state, receipt);
         }

@@ -182,9 +182,7 @@ public final class RedissonRateLimitBackend implements RateLimitBackend, MasterL
                             options.onConfigChange());
                 }
             }
-            // the sliding window's receipts are one number (its lease's two), the other algorithms' two (three)
-            Decision decided = answer.decision(call.lease() != null, call.permits(),
-                    call.spec().algorithm().file() == null);
+            Decision decided = answer.decision(call.lease() != null, call.permits(), call.spec().algorithm());
             if (call.spec().algorithm().held()) {
                 if (!decided.allowed()) {
                     // a held permit comes back when a call ends: no time is known (nor remembered by this JVM)

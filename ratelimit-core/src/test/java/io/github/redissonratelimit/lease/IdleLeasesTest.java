@@ -43,7 +43,7 @@ class IdleLeasesTest {
     @Test
     void theLeasesOfCallersGoneQuietAreRemovedAndALeaseInUseStays() throws Exception {
         LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(GRANTS_ALL);
-        while (leasing.held("hot") < 2) {
+        while (Held.permits(leasing, "hot") < 2) {
             decide(leasing, "hot", LONG);
         }
         for (int caller = 0; caller < 1_000; caller++) {
@@ -62,7 +62,7 @@ class IdleLeasesTest {
         }
         assertThat(leasing.leasedLimiters()).as("of 1,001 + %d limiters, only the %d asked since the quiet and hot",
                 added, added).isLessThanOrEqualTo(added + 1);
-        assertThat(leasing.held("hot")).as("the hot limiter's lease, untouched").isGreaterThan(0);
+        assertThat(Held.permits(leasing, "hot")).as("the hot limiter's lease, untouched").isGreaterThan(0);
         long calls = leasing.redisCalls();
         decide(leasing, "hot", LONG);
         assertThat(leasing.redisCalls()).as("served from the lease it kept").isEqualTo(calls);

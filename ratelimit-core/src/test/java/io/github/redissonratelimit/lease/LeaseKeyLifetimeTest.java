@@ -69,7 +69,7 @@ class LeaseKeyLifetimeTest {
     }
 
     private void holdALease(LeasingRateLimitBackend leasing) throws Exception {
-        for (int spent = 0; leasing.held(name) < 2; spent++) {
+        for (int spent = 0; Held.permits(leasing, name) < 2; spent++) {
             assertThat(spent).as("spends before a lease was held").isLessThan(100);
             AcquireRequest request = LeaseLawTest.request(name, SPEC, 1).withLease(new AcquireRequest.Lease(LEASE, 0));
             assertThat(leasing.acquire(request).toCompletableFuture().get(5, TimeUnit.SECONDS).allowed()).isTrue();

@@ -36,10 +36,10 @@ class LeaseLifecycleTest {
         RedissonRateLimitBackend plain = new RedissonRateLimitBackend(fresh.newClient());
         LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(new RedissonRateLimitBackend(fresh.newClient()));
         long spent = spendUntilALeaseIsHeld(leasing);
-        long held = leasing.held(name);
+        long held = Held.permits(leasing, name);
         assertThat(free(plain)).isEqualTo(SPEC.rate() - spent - held);
         awaitFree(plain, SPEC.rate() - spent, 3_000);
-        assertThat(leasing.held(name)).isZero();
+        assertThat(Held.permits(leasing, name)).isZero();
         assertThat(free(plain)).isEqualTo(SPEC.rate() - spent);
     }
 
@@ -49,7 +49,7 @@ class LeaseLifecycleTest {
         RedissonClient stopping = fresh.newClient();
         LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(new RedissonRateLimitBackend(stopping));
         long spent = spendUntilALeaseIsHeld(leasing);
-        long held = leasing.held(name);
+        long held = Held.permits(leasing, name);
         stopping.shutdown(); // its lease's end finds no Redis: nothing is given back
         assertThat(free(plain)).isEqualTo(SPEC.rate() - spent - held);
         // never more than the rate: every permit comes back, once, when its grant leaves the window
@@ -85,7 +85,7 @@ class LeaseLifecycleTest {
     /** Spends one permit at a time until the instance holds a lease of several; returns the permits spent. */
     private long spendUntilALeaseIsHeld(LeasingRateLimitBackend leasing) throws Exception {
         long spent = 0;
-        while (leasing.held(name) < 2) {
+        while (Held.permits(leasing, name) < 2) {
             assertThat(leasing.acquire(LeaseLawTest.request(name, SPEC, 1)).toCompletableFuture()
                     .get(5, TimeUnit.SECONDS).allowed()).isTrue();
             spent++;

@@ -44,10 +44,10 @@ class LeaseOutageTest {
     @Test
     void anInstanceSpendsItsLeaseThenTheOutageReachesThePolicy() throws Exception {
         LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(redis);
-        while (leasing.held("hot") < 5) {
+        while (Held.permits(leasing, "hot") < 5) {
             assertThat(decide(leasing).allowed()).isTrue();
         }
-        long held = leasing.held("hot");
+        long held = Held.permits(leasing, "hot");
         down = true;
         int callsBefore = calls.get();
 

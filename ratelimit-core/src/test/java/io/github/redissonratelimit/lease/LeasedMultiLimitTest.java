@@ -46,22 +46,22 @@ class LeasedMultiLimitTest {
     void fromEveryLeaseOrAllByRedisWithThePermitsTakenPutBack() throws Exception {
         LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(grantsAll);
         for (String name : List.of("a", "b")) {
-            while (leasing.held(name) < 3) {
+            while (Held.permits(leasing, name) < 3) {
                 assertThat(leasing.acquire(request(name)).toCompletableFuture().get(5, TimeUnit.SECONDS).allowed())
                         .isTrue();
             }
         }
-        long heldA = leasing.held("a");
-        long heldB = leasing.held("b");
+        long heldA = Held.permits(leasing, "a");
+        long heldB = Held.permits(leasing, "b");
 
         assertThat(allowed(leasing.acquireAll(List.of(request("a"), request("b"))))).isTrue();
         assertThat(batches).as("served from both leases").hasValue(0);
-        assertThat(leasing.held("a")).isEqualTo(heldA - 1);
-        assertThat(leasing.held("b")).isEqualTo(heldB - 1);
+        assertThat(Held.permits(leasing, "a")).isEqualTo(heldA - 1);
+        assertThat(Held.permits(leasing, "b")).isEqualTo(heldB - 1);
 
         assertThat(allowed(leasing.acquireAll(List.of(request("a"), request("c"))))).isTrue();
         assertThat(batches).as("c holds no lease: both by Redis, in one batch").hasValue(1);
-        assertThat(leasing.held("a")).as("the permit taken from a's lease, put back").isEqualTo(heldA - 1);
+        assertThat(Held.permits(leasing, "a")).as("the permit taken from a's lease, put back").isEqualTo(heldA - 1);
     }
 
     private static boolean allowed(List<CompletionStage<Decision>> decisions) throws Exception {

@@ -139,6 +139,11 @@ final class RateLimitBackendConfiguration {
         }
 
         @Override
+        public int leasedLimiters() {
+            return made.stream().mapToInt(LeasingRateLimitBackend::leasedLimiters).sum();
+        }
+
+        @Override
         public Holding holding(String limiterName) {
             return made.stream().map(leasing -> leasing.holding(limiterName)).filter(java.util.Objects::nonNull)
                     .findFirst().orElse(null);

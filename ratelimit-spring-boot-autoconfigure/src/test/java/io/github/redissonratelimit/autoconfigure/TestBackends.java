@@ -7,6 +7,7 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.redissonratelimit.lease.LeaseCounts;
 import io.github.redissonratelimit.limiter.DelegatingRateLimitBackend;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 
@@ -55,6 +56,12 @@ public final class TestBackends {
     }
 
     /** The types of the layers of {@code backend}, outermost first. */
+    /** The permits a lease layer may still spend from memory on the limiter, as {@link LeaseCounts} tells it. */
+    public static long heldPermits(LeaseCounts leases, String limiterName) {
+        LeaseCounts.Holding holding = leases.holding(limiterName);
+        return holding == null ? 0 : holding.permits();
+    }
+
     public static List<Class<?>> layerTypes(RateLimitBackend backend) {
         return layers(backend).stream().<Class<?>>map(layer -> Proxy.isProxyClass(layer.getClass())
                 ? TestBackends.class : layer.getClass()).toList();

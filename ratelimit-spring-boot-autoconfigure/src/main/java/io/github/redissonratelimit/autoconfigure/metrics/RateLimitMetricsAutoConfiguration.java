@@ -62,7 +62,8 @@ public final class RateLimitMetricsAutoConfiguration {
 
     /**
      * {@code ratelimit.leased.decisions}: the decisions of limits with a lease, {@code source=lease} from a lease in
-     * memory, {@code source=redis} by a call to Redis.
+     * memory, {@code source=redis} by a call to Redis; {@code ratelimit.leased.limiters}: the limiters this instance
+     * keeps a lease for.
      */
     @Bean
     MeterBinder rateLimitLeasedDecisionMetrics(
@@ -74,6 +75,8 @@ public final class RateLimitMetricsAutoConfiguration {
             FunctionCounter.builder("ratelimit.leased.decisions", counts, LeaseCounts::redisCalls).tag("source", "redis")
                     .description("Decisions of limits with a lease, from the lease in memory or by a call to Redis")
                     .register(registry);
+            Gauge.builder("ratelimit.leased.limiters", counts, LeaseCounts::leasedLimiters)
+                    .description("Limiters this instance keeps a lease for").register(registry);
         });
     }
 

@@ -82,6 +82,7 @@ class RateLimitMetricsRedisTest {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(registry.get("ratelimit.leased.decisions").tag("source", "lease").functionCounter().count())
                     .as("there before the first lease").isZero();
+            assertThat(registry.get("ratelimit.leased.limiters").gauge().value()).isZero();
             Inventory inventory = context.getBean(Inventory.class);
             inventory.count("a");
             for (int i = 0; i < 50; i++) {
@@ -94,6 +95,8 @@ class RateLimitMetricsRedisTest {
             assertThat(fromLease + byRedis).as("every call of the leased limit, once").isEqualTo(50);
             assertThat(byRedis).as("a plain decision, then a lease of 10 (5 s / the shortest span of 0.5 s), ...")
                     .isBetween(1.0, 10.0);
+            assertThat(registry.get("ratelimit.leased.limiters").gauge().value()).as("the one leased limit")
+                    .isEqualTo(1);
         });
     }
 
