@@ -15,8 +15,8 @@ final class LeaseReport {
                 + "Spring application with its own Redisson client on the same Redis, `ratelimit.backend-timeout=5s`%s. "
                 + "The hot limit: `@RateLimit(rate = 1000000, window = \"1s\", lease = \"%s\")` on one key, beside its "
                 + "twin without a lease and a raw `RRateLimiter` of the same rate; %d callers per JVM in a closed loop, "
-                + "%d rounds of %s, the three in turn. Every allowed decision's call is logged by `System.nanoTime()` "
-                + "(one clock for both JVMs) and checked against the law by Redis's clock (see below). "
+                + "%d rounds of %s, the three in turn. Every allowed decision's call is logged by the wall clock, which "
+                + "Redis's `TIME` reads, and checked against the law by Redis's clock (see below). "
                 + "Reproduce with:\n\n```bash\n%s\n```\n\n",
                 settings.quick() ? " (quick mode: figures are not meaningful)" : "", LeasedService.LEASE,
                 LeaseScenario.THREADS, result.hot().size() / LeaseScenario.HOT.size(),
@@ -56,7 +56,9 @@ final class LeaseReport {
                 + "every window (a, a + 1 s], one per µs of a, the check counts the spends whose span touches it "
                 + "(the bound: never below the true count) and those whose span lies inside it (surely: never above "
                 + "it). No window over the rate by the bound is a sound 0 violations; one surely over it is a "
-                + "violation; one over it only by the bound is over by calls that straddle its edges. Why not "
+                + "violation; one over it only by the bound is over by calls in flight at its edges: a leased call "
+                + "takes about a µs, but one preempted on the loaded machine or stopped by a GC pause stays open for "
+                + "milliseconds, so at exact saturation a window can stay undecided by a few permits. Why not "
                 + "`System.nanoTime()`: an offset between it and Redis's clock that stays the same would not change "
                 + "the most spends in any window (the law is about every window, and all shift alike), but what "
                 + "proves it stayed the same? `TIME` read between two `nanoTime` readings bounds the offset, and so "
@@ -171,7 +173,7 @@ final class LeaseReport {
         String measured = String.format(Locale.ROOT, "windows of 1 s (one per µs) surely over the rate: %d; over it "
                 + "by the bound: %d%s", surely, over, over > 0 ? String.format(Locale.ROOT, " (at most %,d permits "
                         + "over)", excess) : "");
-        target(md, target, measured, surely > 0 ? "✘" : over > 0 ? "not decided at this resolution" : "✔");
+        target(md, target, measured, surely > 0 ? "✘" : over > 0 ? "not decided: over only by calls in flight at a window's edges" : "✔");
     }
 
     private static void target(StringBuilder md, String target, String measured, boolean met) {
