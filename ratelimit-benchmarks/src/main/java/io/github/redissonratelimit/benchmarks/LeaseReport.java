@@ -72,7 +72,7 @@ final class LeaseReport {
         LeaseLoad.Result both = run.both();
         SpendLaw.Result law = run.law();
         md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,d of %,d | %.4f | %,.0f | %s | %,d / %,d "
-                + "of %,d | %d / %d |\n", label, run.decision(), both.perSecond(), run.here().perSecond(),
+                + "of %,d | %,d / %,d |\n", label, run.decision(), both.perSecond(), run.here().perSecond(),
                 both.allowed(), both.decisions(), run.callsPerDecision(), run.callsPerSecond(),
                 run.redisCpu() < 0 ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * run.redisCpu()),
                 law.mostInAWindow(), law.mostSurely(), law.rate(), law.windowsOver(), law.windowsSurelyOver()));
@@ -170,8 +170,8 @@ final class LeaseReport {
         long over = runs.stream().mapToLong(run -> run.law().windowsOver()).sum();
         long surely = runs.stream().mapToLong(run -> run.law().windowsSurelyOver()).sum();
         long excess = runs.stream().mapToLong(run -> run.law().mostInAWindow() - run.law().rate()).max().orElse(0);
-        String measured = String.format(Locale.ROOT, "windows of 1 s (one per µs) surely over the rate: %d; over it "
-                + "by the bound: %d%s", surely, over, over > 0 ? String.format(Locale.ROOT, " (at most %,d permits "
+        String measured = String.format(Locale.ROOT, "windows of 1 s (one per µs) surely over the rate: %,d; over it "
+                + "by the bound: %,d%s", surely, over, over > 0 ? String.format(Locale.ROOT, " (at most %,d permits "
                         + "over)", excess) : "");
         target(md, target, measured, surely > 0 ? "✘" : over > 0 ? "not decided: over only by calls in flight at a window's edges" : "✔");
     }
