@@ -37,11 +37,11 @@ final class LeaseJvm implements AutoCloseable {
     }
 
     /** Starts a load there (see {@link LeaseWorker}); {@link #result()} waits for its answer. */
-    void run(String decision, int threads, long nanos, long perSecond, long startAt, Path log, long logOrigin,
-            long logSpan) {
+    void run(String decision, int threads, long nanos, long perSecond, long startAt, Path log, long logOriginMicros,
+            long logSpanMicros) {
         commands.println(String.join(" ", "run", decision, String.valueOf(threads), String.valueOf(nanos),
-                String.valueOf(perSecond), String.valueOf(startAt), log.toString(), String.valueOf(logOrigin),
-                String.valueOf(logSpan)));
+                String.valueOf(perSecond), String.valueOf(startAt), log.toString(), String.valueOf(logOriginMicros),
+                String.valueOf(logSpanMicros)));
     }
 
     LeaseLoad.Result result() {

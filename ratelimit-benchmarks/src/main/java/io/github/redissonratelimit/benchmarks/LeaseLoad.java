@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * The load of one JVM in the section on leases: {@code threads} callers from {@code startAt} ({@link System#nanoTime()},
  * the same clock in every JVM of the machine) for {@code nanos}, in a closed loop or, with {@code perSecond} above 0,
  * paced at that many calls per second in all (a caller that fell behind catches up at once). Each allowed decision is
- * written to a {@link SpendLog}.
+ * written to a {@link SpendLog} with its call's start and end by the wall clock.
  */
 final class LeaseLoad {
 
@@ -109,10 +109,10 @@ final class LeaseLoad {
                     continue;
                 }
                 next += periodNanos;
-                long started = System.nanoTime();
+                long started = SpendLog.wallNanos();
                 try {
                     if (decision.getAsBoolean()) {
-                        log.spent(index, started, System.nanoTime());
+                        log.spent(started, SpendLog.wallNanos());
                         allowed++;
                     }
                 }

@@ -149,32 +149,34 @@ final class LeaseScenario {
     /** Both JVMs run {@code decision} from the same instant; {@code perSecond} 0 for a closed loop. */
     private Run both(String decision, int threads, long nanos, long perSecondHere, long perSecondThere)
             throws Exception {
-        long startAt = System.nanoTime() + Duration.ofMillis(200).toNanos();
-        long span = nanos + Duration.ofSeconds(1).toNanos();
+        Window window = Window.next(nanos);
         Path hereLog = logs.resolve("here-" + runs);
         Path thereLog = logs.resolve("there-" + runs++);
-        SpendLaw.Offset offset = SpendLaw.Offset.measure(redis);
+        SpendLaw.requireSameClock(redis);
         CommandStats before = redis.commandStats();
         long cpu = redis.cpuNanos();
-        there.run(decision, threads, nanos, perSecondThere, startAt, thereLog, startAt, span);
-        try (SpendLog log = SpendLog.create(hereLog, startAt, span, threads)) {
-            LeaseLoad.Result mine = LeaseLoad.run(here.decider(decision), threads, startAt, nanos, perSecondHere, log);
+        there.run(decision, threads, nanos, perSecondThere, window.startAt(), thereLog, window.originMicros(),
+                window.spanMicros());
+        try (SpendLog log = window.create(hereLog)) {
+            LeaseLoad.Result mine = LeaseLoad.run(here.decider(decision), threads, window.startAt(), nanos,
+                    perSecondHere, log);
             LeaseLoad.Result theirs = there.result();
-            return finish(decision, mine, theirs, before, cpu, offset, List.of(log), thereLog, threads, startAt, span);
+            return finish(decision, mine, theirs, before, cpu, log, thereLog, window);
         }
     }
 
     /** This JVM paced at 1.1 times the rate, the other at 0.55 times, killed {@code killAfter} into the run. */
     private Run killed(long nanos, long killAfter, long rate) throws Exception {
-        long startAt = System.nanoTime() + Duration.ofMillis(200).toNanos();
-        long span = nanos + Duration.ofSeconds(1).toNanos();
+        Window window = Window.next(nanos);
         Path hereLog = logs.resolve("here-kill");
         Path thereLog = logs.resolve("there-kill");
-        SpendLaw.Offset offset = SpendLaw.Offset.measure(redis);
+        SpendLaw.requireSameClock(redis);
         CommandStats before = redis.commandStats();
         long cpu = redis.cpuNanos();
-        there.run("near:kill", PACED_THREADS, nanos, rate * 11 / 20, startAt, thereLog, startAt, span);
-        try (SpendLog log = SpendLog.create(hereLog, startAt, span, PACED_THREADS)) {
+        long startAt = window.startAt();
+        there.run("near:kill", PACED_THREADS, nanos, rate * 11 / 20, startAt, thereLog, window.originMicros(),
+                window.spanMicros());
+        try (SpendLog log = window.create(hereLog)) {
             Thread killer = new Thread(() -> {
                 try {
                     Thread.sleep(Math.max(0, (startAt + killAfter - System.nanoTime()) / 1_000_000));
@@ -188,24 +190,17 @@ final class LeaseScenario {
             LeaseLoad.Result mine = LeaseLoad.run(here.decider("near:kill"), PACED_THREADS, startAt, nanos,
                     rate * 11 / 10, log);
             killer.join();
-            long[] starts = log.starts();
-            long after = 0;
             // the survivor's spends from one interval and one lease after the kill to the end: the window is its own
-            long from = (killAfter + Duration.ofSeconds(1).toNanos() + LeasedService.LEASE_MILLIS * 1_000_000)
-                    / SpendLog.BUCKET_NANOS;
-            for (long b = from; b < nanos / SpendLog.BUCKET_NANOS; b++) {
-                after += starts[(int) b];
-            }
-            survivorAfterKill = after;
+            long started = window.startMicros();
+            survivorAfterKill = log.startedBetween(started + killAfter / 1_000 + 1_000_000
+                    + LeasedService.LEASE_MILLIS * 1_000, started + nanos / 1_000);
             LeaseLoad.Result nothing = new LeaseLoad.Result(0, 0, 0, 0, null);
-            return finish("near:kill", mine, nothing, before, cpu, offset, List.of(log), thereLog, PACED_THREADS,
-                    startAt, span);
+            return finish("near:kill", mine, nothing, before, cpu, log, thereLog, window);
         }
     }
 
     private Run finish(String decision, LeaseLoad.Result mine, LeaseLoad.Result theirs, CommandStats before,
-            long cpu, SpendLaw.Offset offset, List<SpendLog> mineLogs, Path thereLog, int threads, long startAt,
-            long span) {
+            long cpu, SpendLog mineLog, Path thereLog, Window window) {
         if (mine.errors() + theirs.errors() > 0) {
             throw new IllegalStateException("Leases, " + decision + ": " + (mine.errors() + theirs.errors())
                     + " decisions failed", mine.firstError());
@@ -213,14 +208,36 @@ final class LeaseScenario {
         CommandStats delta = redis.commandStats().minus(before);
         long redisCpu = cpu < 0 ? -1 : redis.cpuNanos() - cpu;
         long elapsed = Math.max(mine.elapsedNanos(), theirs.elapsedNanos());
-        SpendLaw.Offset after = SpendLaw.Offset.measure(redis);
+        SpendLaw.requireSameClock(redis);
         long rate = decision.startsWith("near:") ? LeasedService.NEAR_RATE : LeasedService.HOT_RATE;
-        try (SpendLog theirsLog = SpendLog.open(thereLog, startAt, span, threads)) {
-            List<SpendLog> all = new ArrayList<>(mineLogs);
-            all.add(theirsLog);
-            SpendLaw.Result law = SpendLaw.check(all, offset.union(after), rate, 1_000);
-            return new Run(decision, mine, theirs, delta.calls("evalsha") + delta.calls("eval"),
-                    redisCpu < 0 ? -1 : redisCpu / (double) elapsed, law);
+        SpendLaw.Result law;
+        try (SpendLog theirsLog = SpendLog.open(thereLog, window.originMicros(), window.spanMicros())) {
+            law = SpendLaw.check(List.of(mineLog, theirsLog), rate, 1_000_000);
+        }
+        return new Run(decision, mine, theirs, delta.calls("evalsha") + delta.calls("eval"),
+                redisCpu < 0 ? -1 : redisCpu / (double) elapsed, law);
+    }
+
+    /**
+     * A run's start ({@code startAt}, by {@code nanoTime}, 200 ms from now) and its logs' span by the wall clock: from
+     * now to one second after the run's planned end ({@code startMicros} the wall clock's µs at {@code startAt}).
+     */
+    private record Window(long startAt, long originMicros, long spanMicros) {
+
+        private static final long DELAY_MICROS = 200_000;
+
+        static Window next(long nanos) {
+            long now = System.nanoTime();
+            long origin = SpendLog.wallMicros();
+            return new Window(now + DELAY_MICROS * 1_000, origin, DELAY_MICROS + nanos / 1_000 + 1_000_000);
+        }
+
+        long startMicros() {
+            return originMicros + DELAY_MICROS;
+        }
+
+        SpendLog create(Path file) {
+            return SpendLog.create(file, originMicros, spanMicros);
         }
     }
 

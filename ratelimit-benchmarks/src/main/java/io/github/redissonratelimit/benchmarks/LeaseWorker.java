@@ -11,7 +11,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The second JVM of the section on leases, started by {@link LeaseJvm}: an application of its own on the harness's
  * Redis (port in {@code args[0]}), which runs the loads it is told on its standard input, one a line,
- * {@code run <decision> <threads> <nanos> <per second> <start at> <log file> <log origin> <log span>}, answering each
+ * {@code run <decision> <threads> <nanos> <per second> <start at> <log file> <log origin µs> <log span µs>}, answering each
  * with {@code done <decisions> <allowed> <errors> <elapsed ns>}; {@code exit} ends it.
  */
 public final class LeaseWorker {
@@ -30,8 +30,8 @@ public final class LeaseWorker {
         String line;
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             String[] words = line.split(" ");
-            try (SpendLog log = SpendLog.create(Path.of(words[6]), Long.parseLong(words[7]), Long.parseLong(words[8]),
-                    Integer.parseInt(words[2]))) {
+            try (SpendLog log = SpendLog.create(Path.of(words[6]), Long.parseLong(words[7]),
+                    Long.parseLong(words[8]))) {
                 LeaseLoad.Result result = LeaseLoad.run(deciders.decider(words[1]), Integer.parseInt(words[2]),
                         Long.parseLong(words[5]), Long.parseLong(words[3]), Long.parseLong(words[4]), log);
                 System.out.println("done " + result.line());

@@ -5,128 +5,107 @@ import java.util.List;
 import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
- * The law at spend time, by Redis's clock: no window {@code (a, a + interval]} of Redis's milliseconds holds more than
- * {@code rate} spent permits, whoever spent them. Each permit of a {@link SpendLog} was spent between the start and the
- * end of its call by {@link System#nanoTime()}; {@link Offset} bounds Redis's clock against that one; so each spend
- * lies in a known span of Redis time, and a window is charged with every spend whose span touches it. That count is
- * never below the true one: 0 windows above the rate is a sound 0 violations. The spends whose span lies wholly inside
+ * The law at spend time, by Redis's clock: no window {@code (a, a + interval]} of Redis's µs holds more than
+ * {@code rate} spent permits, whoever spent them. Redis's clock is {@code gettimeofday}, the machine's wall clock,
+ * which the {@link SpendLog}s read too (Redis runs on this machine; {@link #requireSameClock} checks it): so a spend
+ * logged between the starts of µs {@code low} and {@code high} was read by Redis's clock as a µs in
+ * {@code [low, high]} (unless the clock is set back during the call): no mapping between two clocks, so the check is
+ * exact to the µs but for the calls' own time. Every window (one per µs) is charged with every spend whose span touches it: never
+ * below the true count, so 0 windows above the rate is a sound 0 violations. The spends whose span lies wholly inside
  * a window are never more than the true count: a window with more of them than the rate is surely a violation. In
- * between, the windows above the rate only by the spans' slack (the clock's uncertainty, the log's buckets, the
- * calls' own time) are not decided at this resolution.
+ * between, a window is above the rate only by the calls that straddle its edges.
  */
 final class SpendLaw {
+
+    private static final int CLOCK_SAMPLES = 200;
 
     private SpendLaw() {
     }
 
     /**
-     * Redis's clock in µs minus {@code nanoTime / 1000}, somewhere between {@code low} and {@code high}: read with
-     * {@code TIME} between two readings of {@code nanoTime}; measured before and after a run, their union covers
-     * any drift between the two clocks during it.
+     * Fails unless Redis's {@code TIME} reads this JVM's wall clock: each of {@value #CLOCK_SAMPLES} readings must lie
+     * between the wall clock's µs read before and after it.
      */
-    record Offset(double low, double high) {
-
-        static Offset measure(RedisProbe redis) {
-            double low = Double.NEGATIVE_INFINITY;
-            double high = Double.POSITIVE_INFINITY;
-            try (RespClient client = new RespClient(redis.host(), redis.port())) {
-                for (int i = 0; i < 200; i++) {
-                    long before = System.nanoTime();
-                    List<Object> time = client.list("TIME");
-                    long after = System.nanoTime();
-                    long micros = Long.parseLong(time.get(0).toString()) * 1_000_000
-                            + Long.parseLong(time.get(1).toString());
-                    low = Math.max(low, micros - after / 1_000.0);
-                    high = Math.min(high, micros + 1 - before / 1_000.0);
+    static void requireSameClock(RedisProbe redis) {
+        try (RespClient client = new RespClient(redis.host(), redis.port())) {
+            for (int i = 0; i < CLOCK_SAMPLES; i++) {
+                long before = SpendLog.wallMicros();
+                List<Object> time = client.list("TIME");
+                long after = SpendLog.wallMicros();
+                long micros = Long.parseLong(time.get(0).toString()) * 1_000_000
+                        + Long.parseLong(time.get(1).toString());
+                if (micros < before || micros > after) {
+                    throw new IllegalStateException("Redis's TIME read " + micros + " µs between this JVM's wall "
+                            + "clock's " + before + " and " + after + ": not the same clock, the law cannot be checked");
                 }
             }
-            return new Offset(low, high);
-        }
-
-        Offset union(Offset other) {
-            return new Offset(Math.min(low, other.low), Math.max(high, other.high));
-        }
-
-        double widthMicros() {
-            return high - low;
         }
     }
 
     /**
      * @param mostInAWindow the most spends charged to any window of {@code interval}
-     * @param windowsOver the windows (one per ms) charged with more than the rate
+     * @param windowsOver the windows (one per µs) charged with more than the rate
      * @param mostSurely the most spends wholly inside any window
      * @param windowsSurelyOver the windows with more than the rate spends wholly inside them
      * @param spent every spend of the logs
-     * @param slackMicros the clock's uncertainty and a log bucket, in µs
      */
     record Result(long rate, long mostInAWindow, long windowsOver, long mostSurely, long windowsSurelyOver,
-            long spent, double slackMicros) {
+            long spent) {
     }
 
-    static Result check(List<SpendLog> logs, Offset offset, long rate, long intervalMillis) {
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
+    /** Logs of the same origin and span, windows of {@code intervalMicros}. */
+    static Result check(List<SpendLog> logs, long rate, long intervalMicros) {
+        int buckets = logs.get(0).buckets();
         for (SpendLog log : logs) {
-            first = Math.min(first, lowMillis(log, 0, offset));
-            last = Math.max(last, highMillis(log, log.buckets() - 1, offset));
-        }
-        int span = (int) (last - first + 1);
-        long[] lows = new long[span];
-        long[] highs = new long[span];
-        long spent = 0;
-        for (SpendLog log : logs) {
-            long[] starts = log.starts();
-            long[] ends = log.ends();
-            for (int b = 0; b < log.buckets(); b++) {
-                lows[(int) (lowMillis(log, b, offset) - first)] += starts[b];
-                highs[(int) (highMillis(log, b, offset) - first)] += ends[b];
-                spent += starts[b];
+            if (log.buckets() != buckets || log.originMicros() != logs.get(0).originMicros()) {
+                throw new IllegalArgumentException("Logs of different spans");
             }
         }
-        // charged(a) = spends with low <= a + interval - spends with high <= a (those lie wholly before the window)
-        long[] lowsUpTo = prefix(lows);
-        long[] highsUpTo = prefix(highs);
+        int interval = Math.toIntExact(intervalMicros);
+        // for the window (a, a + interval]: started up to its end, ended up to its end, started / ended up to a
+        long startedToEnd = 0;
+        long endedToEnd = 0;
+        long startedToA = 0;
+        long endedToA = 0;
         long most = 0;
         long over = 0;
         long mostSurely = 0;
         long surelyOver = 0;
-        for (long a = first - intervalMillis; a <= last; a++) {
-            long charged = upTo(lowsUpTo, a + intervalMillis - first) - upTo(highsUpTo, a - first);
+        for (long a = -interval; a < buckets; a++) {
+            long end = a + interval;
+            if (end < buckets) {
+                startedToEnd += starts(logs, (int) end);
+                endedToEnd += ends(logs, (int) end);
+            }
+            if (a >= 0) {
+                startedToA += starts(logs, (int) a);
+                endedToA += ends(logs, (int) a);
+            }
+            // touching the window: started by its end and not ended by a
+            long charged = startedToEnd - endedToA;
             most = Math.max(most, charged);
             over += charged > rate ? 1 : 0;
-            // at least those with low > a and high <= a + interval (exactly so when no call spans a whole window)
-            long surely = upTo(highsUpTo, a + intervalMillis - first) - upTo(lowsUpTo, a - first);
+            // at least those started after a and ended by its end (exactly so when no call spans a whole window)
+            long surely = endedToEnd - startedToA;
             mostSurely = Math.max(mostSurely, surely);
             surelyOver += surely > rate ? 1 : 0;
         }
-        double slack = offset.widthMicros() + SpendLog.BUCKET_NANOS / 1_000.0;
-        return new Result(rate, most, over, mostSurely, surelyOver, spent, slack);
+        return new Result(rate, most, over, mostSurely, surelyOver, startedToEnd);
     }
 
-    /** The earliest Redis ms a spend that started in bucket {@code b} can have. */
-    private static long lowMillis(SpendLog log, int b, Offset offset) {
-        double micros = (log.origin() + b * SpendLog.BUCKET_NANOS) / 1_000.0 + offset.low();
-        return (long) Math.floor(micros / 1_000);
-    }
-
-    /** The latest Redis ms a spend that ended in bucket {@code b} can have. */
-    private static long highMillis(SpendLog log, int b, Offset offset) {
-        double micros = (log.origin() + (b + 1) * SpendLog.BUCKET_NANOS) / 1_000.0 + offset.high();
-        return (long) Math.floor(micros / 1_000);
-    }
-
-    private static long[] prefix(long[] counts) {
-        long[] sums = new long[counts.length];
+    private static long starts(List<SpendLog> logs, int bucket) {
         long sum = 0;
-        for (int i = 0; i < counts.length; i++) {
-            sum += counts[i];
-            sums[i] = sum;
+        for (SpendLog log : logs) {
+            sum += log.startsAt(bucket);
         }
-        return sums;
+        return sum;
     }
 
-    private static long upTo(long[] sums, long index) {
-        return index < 0 ? 0 : sums[(int) Math.min(index, sums.length - 1)];
+    private static long ends(List<SpendLog> logs, int bucket) {
+        long sum = 0;
+        for (SpendLog log : logs) {
+            sum += log.endsAt(bucket);
+        }
+        return sum;
     }
 }

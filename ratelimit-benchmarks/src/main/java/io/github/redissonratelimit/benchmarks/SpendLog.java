@@ -2,75 +2,88 @@ package io.github.redissonratelimit.benchmarks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.IntBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 
 /**
- * When the permits of a run were spent, as two histograms per caller thread of {@link System#nanoTime()} (the same
- * clock for every JVM of this machine) in buckets of {@value #BUCKET_NANOS} ns from a common origin: the start of each
- * allowed decision's call and its end, between which it was spent. Kept in a file mapped in memory, so that what a
- * JVM killed with {@code kill -9} recorded before its end is still there for {@link SpendLaw}.
+ * When the permits of a run were spent, by the machine's wall clock ({@link #wallNanos()}: {@code CLOCK_REALTIME},
+ * the clock Redis's {@code TIME} reads, to the µs), as two histograms of µs from a common origin over every caller of
+ * a JVM: the start of each allowed decision's call and its end, between which it was spent. One bucket per µs, so a
+ * spend's bucket is the µs Redis's clock read at it or between. Kept in a file mapped in memory, so that what a JVM
+ * killed with {@code kill -9} recorded before its end is still there for {@link SpendLaw}.
  */
 final class SpendLog implements AutoCloseable {
 
-    static final long BUCKET_NANOS = 20_000;
+    private static final VarHandle COUNTS = MethodHandles.byteBufferViewVarHandle(int[].class,
+            ByteOrder.nativeOrder());
 
     private final FileChannel channel;
-    private final IntBuffer counts;
-    private final long origin;
+    private final MappedByteBuffer counts;
+    private final long originMicros;
     private final int buckets;
-    private final int threads;
 
-    private SpendLog(FileChannel channel, IntBuffer counts, long origin, int buckets, int threads) {
+    private SpendLog(FileChannel channel, MappedByteBuffer counts, long originMicros, int buckets) {
         this.channel = channel;
         this.counts = counts;
-        this.origin = origin;
+        this.originMicros = originMicros;
         this.buckets = buckets;
-        this.threads = threads;
     }
 
-    /** A new log at {@code file} for {@code threads} callers over {@code span} nanoseconds from {@code origin}. */
-    static SpendLog create(Path file, long origin, long span, int threads) {
-        return map(file, origin, (int) (span / BUCKET_NANOS) + 1, threads, true);
+    /** The wall clock in ns: {@code TIME} on a Redis of this machine reads it, truncated to the µs. */
+    static long wallNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    static long wallMicros() {
+        return wallNanos() / 1_000;
+    }
+
+    /** A new log at {@code file} for spends from {@code originMicros} of the wall clock for {@code spanMicros}. */
+    static SpendLog create(Path file, long originMicros, long spanMicros) {
+        return map(file, originMicros, spanMicros, true);
     }
 
     /** The log another JVM wrote at {@code file}. */
-    static SpendLog open(Path file, long origin, long span, int threads) {
-        return map(file, origin, (int) (span / BUCKET_NANOS) + 1, threads, false);
+    static SpendLog open(Path file, long originMicros, long spanMicros) {
+        return map(file, originMicros, spanMicros, false);
     }
 
-    private static SpendLog map(Path file, long origin, int buckets, int threads, boolean create) {
+    private static SpendLog map(Path file, long originMicros, long spanMicros, boolean create) {
+        int buckets = Math.toIntExact(spanMicros + 1);
         try {
             FileChannel channel = create
                     ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                             StandardOpenOption.READ, StandardOpenOption.WRITE)
                     : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 8L * buckets * threads);
-            return new SpendLog(channel, mapped.asIntBuffer(), origin, buckets, threads);
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 8L * buckets);
+            return new SpendLog(channel, mapped, originMicros, buckets);
         }
         catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
     }
 
-    /** A permit spent by caller {@code thread} between {@code startNanos} and {@code endNanos}. */
-    void spent(int thread, long startNanos, long endNanos) {
-        int base = 2 * buckets * thread;
-        bump(base + bucket(startNanos));
-        bump(base + buckets + bucket(endNanos));
+    /** A permit spent between {@code startNanos} and {@code endNanos} of the wall clock; any thread. */
+    void spent(long startNanos, long endNanos) {
+        bump(bucket(startNanos));
+        bump(buckets + bucket(endNanos));
     }
 
     private void bump(int index) {
-        counts.put(index, counts.get(index) + 1); // one writer per thread's slice
+        COUNTS.getAndAdd(counts, 4 * index, 1);
     }
 
     private int bucket(long nanos) {
-        long bucket = (nanos - origin) / BUCKET_NANOS;
+        long bucket = nanos / 1_000 - originMicros;
         if (bucket < 0 || bucket >= buckets) {
-            throw new IllegalStateException("A spend outside the log's span: " + (nanos - origin) + " ns");
+            throw new IllegalStateException("A spend outside the log's span: " + bucket + " µs from its origin");
         }
         return (int) bucket;
     }
@@ -79,27 +92,25 @@ final class SpendLog implements AutoCloseable {
         return buckets;
     }
 
-    long origin() {
-        return origin;
+    long originMicros() {
+        return originMicros;
     }
 
-    /** Spends that started in each bucket, over every thread. */
-    long[] starts() {
-        return sum(0);
+    /** Spends whose call started in µs {@code bucket} from the origin. */
+    int startsAt(int bucket) {
+        return (int) COUNTS.getVolatile(counts, 4 * bucket);
     }
 
-    /** Spends that ended in each bucket, over every thread. */
-    long[] ends() {
-        return sum(buckets);
+    /** Spends whose call ended in µs {@code bucket} from the origin. */
+    int endsAt(int bucket) {
+        return (int) COUNTS.getVolatile(counts, 4 * (buckets + bucket));
     }
 
-    private long[] sum(int offset) {
-        long[] sum = new long[buckets];
-        for (int thread = 0; thread < threads; thread++) {
-            int base = 2 * buckets * thread + offset;
-            for (int i = 0; i < buckets; i++) {
-                sum[i] += counts.get(base + i);
-            }
+    /** Spends whose call started from {@code fromMicros} (inclusive) to {@code toMicros} (exclusive), wall clock. */
+    long startedBetween(long fromMicros, long toMicros) {
+        long sum = 0;
+        for (long b = Math.max(0, fromMicros - originMicros); b < Math.min(buckets, toMicros - originMicros); b++) {
+            sum += startsAt((int) b);
         }
         return sum;
     }
