@@ -19,12 +19,21 @@ final class LimiterLease {
     /** The shortest span a demand is measured over, as a fraction of the lease period: a burst is not extrapolated. */
     private static final int SHORTEST_SPAN_PARTS = 10;
 
+    /**
+     * The part of a lease (of its permits, or of its period) left when the next one is asked for ahead, so that its
+     * callers go on from this one meanwhile rather than wait for Redis when it runs out.
+     */
+    private static final int AHEAD_PARTS = 4;
+
     private final String limiterName;
     private final LimitSpec spec;
     private final Duration period;
     private final LeaseCalls calls;
 
     private long left;
+    private long size;
+    private boolean askedAhead;
+    private long roundTripNanos;
     private long endNanos;
     private String receipt;
     private long free;
@@ -74,35 +83,49 @@ final class LimiterLease {
         return true;
     }
 
-    /** A decision from the lease, else after the one call to Redis under way or started now. */
+    /**
+     * A decision from the lease, else after the one call to Redis under way or started now. A call that finds the
+     * lease running out (a quarter of its permits left, or of its period, or twice the last call's round trip) asks
+     * for the next one, ahead.
+     */
     CompletionStage<Decision> acquire(AcquireRequest request) {
         CompletableFuture<Decision> under;
         CompletableFuture<Decision> mine = null;
+        Decision taken;
         Unspent unspent = null;
         long sent = 0;
         long wanted = 0;
         synchronized (this) {
-            Decision taken = take(request.permits());
-            if (taken != null) {
-                calls.hit();
-                return CompletableFuture.completedFuture(taken);
-            }
+            taken = take(request.permits());
             under = fetching;
-            if (under == null && !dropped) {
-                unspent = endNow();
-                sent = System.nanoTime();
-                wanted = size(request.permits(), sent);
+            long now = System.nanoTime();
+            long demand = size(request.permits(), now);
+            if (under == null && !dropped
+                    && (taken == null || (!askedAhead && demand > request.permits() && runningOut(now)))) {
+                if (taken == null) {
+                    unspent = endNow();
+                }
+                askedAhead = taken != null;
+                sent = now;
+                wanted = demand;
                 spanStartNanos = sent;
                 spent = 0;
                 mine = new CompletableFuture<>();
                 fetching = mine;
             }
         }
+        if (taken != null) {
+            calls.hit();
+            if (mine != null) {
+                fetch(request, wanted, sent, mine, true);
+            }
+            return CompletableFuture.completedFuture(taken);
+        }
         if (unspent != null) {
             calls.giveBack(limiterName, spec, unspent);
         }
         if (mine != null) {
-            fetch(request, wanted, sent, mine);
+            fetch(request, wanted, sent, mine, false);
             return mine;
         }
         if (under == null) {
@@ -113,8 +136,23 @@ final class LimiterLease {
                 : CompletableFuture.completedFuture(fetched));
     }
 
-    private void fetch(AcquireRequest request, long wanted, long sent, CompletableFuture<Decision> result) {
-        calls.redisCall();
+    /** Whether a quarter or less of the lease's permits is left, or of its period, or twice a round trip. */
+    private boolean runningOut(long now) {
+        return left * AHEAD_PARTS <= size
+                || endNanos - now <= Math.max(period.toNanos() / AHEAD_PARTS, 2 * roundTripNanos);
+    }
+
+    /**
+     * Asks Redis for a lease of {@code wanted} (a plain decision when that is no more than the request's). Asked
+     * {@code ahead} by a call the current lease served, the new lease takes over from it when granted (what it did not
+     * spend goes back) and holds the request's permits too; a plain grant goes back at once, and callers waiting for
+     * the answer decide again.
+     */
+    private void fetch(AcquireRequest request, long wanted, long sent, CompletableFuture<Decision> result,
+            boolean ahead) {
+        if (!ahead) {
+            calls.redisCall(); // a decision by Redis; a lease asked ahead decides nothing
+        }
         CompletionStage<Decision> asked;
         try {
             asked = calls.delegate().acquire(wanted > request.permits()
@@ -125,26 +163,38 @@ final class LimiterLease {
         }
         asked.whenComplete((decision, ex) -> {
             Decision answer = decision;
+            Unspent unused = null;
+            long answered = System.nanoTime();
             synchronized (this) {
+                roundTripNanos = answered - sent;
                 if (ex == null && decision.allowed() && decision.state() != null) {
                     free = decision.state().available();
                     next = decision.state().nextPermitIn();
                 }
                 if (ex == null && decision.allowed() && decision.leased() > 0 && !dropped) {
+                    unused = ahead ? endNow() : null;
                     // a fixed window's lease ends with its window, which its grant tells
                     long spendNanos = decision.state() == null ? period.toNanos()
                             : spec.algorithm().leaseSpend(period, decision.state().nextPermitIn()).toNanos();
-                    left = decision.leased();
+                    left = decision.leased() + (ahead ? request.permits() : 0);
+                    size = left;
                     endNanos = sent + spendNanos;
                     receipt = decision.receipt();
                     answer = new Decision(true, Duration.ZERO, state(), false, receipt);
                     CompletableFuture.delayedExecutor(spendNanos, TimeUnit.NANOSECONDS)
                             .execute(() -> expire(decision.receipt()));
                 }
-                if (ex == null && decision.allowed()) {
+                else if (ex == null && decision.allowed() && ahead && decision.receipt() != null) {
+                    // a plain grant (Redis near exhaustion), stamped now: it cannot wait in memory for a caller
+                    unused = new Unspent(request.permits(), decision.receipt());
+                }
+                if (ex == null && decision.allowed() && !ahead) {
                     spent += request.permits();
                 }
                 fetching = null;
+            }
+            if (unused != null) {
+                calls.giveBack(limiterName, spec, unused);
             }
             // completed after the lock: callers chained on it take from the new lease at once
             if (ex != null) {
@@ -183,6 +233,7 @@ final class LimiterLease {
     synchronized Unspent endNow() {
         Unspent unspent = left > 0 && receipt != null ? new Unspent(left, receipt) : null;
         left = 0;
+        askedAhead = false;
         receipt = null;
         endNanos = System.nanoTime();
         return unspent;

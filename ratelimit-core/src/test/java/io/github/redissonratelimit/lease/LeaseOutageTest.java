@@ -54,11 +54,14 @@ class LeaseOutageTest {
         for (long i = 0; i < held; i++) {
             assertThat(decide(leasing).allowed()).as("permit %d of the %d held", i + 1, held).isTrue();
         }
-        assertThat(calls.get()).as("spent in memory, no call to Redis").isEqualTo(callsBefore);
+        // spent in memory; the one call is the next lease asked ahead when this one ran low, which failed unseen
+        assertThat(calls.get()).as("spent in memory, at most the next lease asked ahead").isBetween(callsBefore,
+                callsBefore + 1);
+        int callsAfterSpending = calls.get();
 
         assertThat(failure(leasing)).as("the lease spent: the backend's failure, for the outage policy")
                 .isInstanceOf(RateLimitBackendUnavailableException.class);
-        assertThat(calls.get()).isEqualTo(callsBefore + 1);
+        assertThat(calls.get()).isEqualTo(callsAfterSpending + 1);
 
         down = false;
         assertThat(decide(leasing).allowed()).as("Redis back: decided again").isTrue();
