@@ -135,7 +135,8 @@ final class LeaseReport {
                 + "Sharding one limit across slots is not needed for its rate.\n");
     }
 
-    private static void http(StringBuilder md, List<HttpScenario.Result> http) {
+    /** The targets' rows of the HTTP endpoints with a lease. */
+    static void http(StringBuilder md, List<HttpScenario.Result> http) {
         for (HttpScenario.Result row : http) {
             double unlimited = row.unlimited().medianMicros(0.5);
             double added = row.leased().medianMicros(0.5) - unlimited;
