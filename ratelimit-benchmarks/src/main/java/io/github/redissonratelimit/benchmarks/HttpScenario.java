@@ -28,6 +28,10 @@ final class HttpScenario {
 
     static final List<Integer> CONNECTIONS = List.of(1, 16, 64);
 
+    /** What runs the endpoints with the leased one alone ({@link #runAlone}). */
+    static final String COMMAND = "./mvnw -q -pl ratelimit-benchmarks -am -DskipTests package exec:exec "
+            + "-Dbenchmark.args=\"--only http\"";
+
     private HttpScenario() {
     }
 
