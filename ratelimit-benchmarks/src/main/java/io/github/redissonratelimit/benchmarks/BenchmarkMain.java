@@ -37,7 +37,8 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
  * {@code benchmarks.md}, {@code benchmarks.svg} and {@code algorithms.svg} into the output directory; with
  * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}), with
  * {@code --only in-flight} just the section on in-flight limits ({@link InFlightScenario#runAlone}), with
- * {@code --only leases} just the section on leases ({@link LeaseScenario#runAlone}).
+ * {@code --only leases} just the section on leases ({@link LeaseScenario#runAlone}), with {@code --only http} just
+ * its HTTP part ({@link HttpScenario#runAlone}).
  */
 public final class BenchmarkMain {
 
@@ -51,6 +52,9 @@ public final class BenchmarkMain {
         }
         else if (settings.leasesOnly()) {
             LeaseScenario.runAlone(settings);
+        }
+        else if (settings.httpOnly()) {
+            HttpScenario.runAlone(settings);
         }
         else {
             Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);

@@ -6,14 +6,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.github.redissonratelimit.test.redis.CommandStats;
+import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**
  * Goal 5 of the performance issue: the same request to a limited endpoint and to its unlimited twin, same JVM,
@@ -23,6 +27,10 @@ import io.github.redissonratelimit.test.redis.CommandStats;
 final class HttpScenario {
 
     static final List<Integer> CONNECTIONS = List.of(1, 16, 64);
+
+    /** What runs the endpoints with the leased one alone ({@link #runAlone}). */
+    static final String COMMAND = "./mvnw -q -pl ratelimit-benchmarks -am -DskipTests package exec:exec "
+            + "-Dbenchmark.args=\"--only http\"";
 
     private HttpScenario() {
     }
@@ -51,6 +59,40 @@ final class HttpScenario {
      * @param leased the limited endpoint with a lease, on one global limit, or null when not run
      */
     record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall, Runs leased) {
+    }
+
+    /**
+     * The endpoints with the leased one, on a redis-server of their own ({@code --only http}): the HTTP rows of the
+     * lease targets, and each endpoint's medians.
+     */
+    static void runAlone(Settings settings) throws Exception {
+        Instant started = Instant.now();
+        String loadBefore = Machine.loadAverage();
+        List<Result> results;
+        try (RedisServerProcess server = RedisServerProcess.startOnFreePort()) {
+            RedissonClient redisson = BenchmarkMain.newRedisson(server.port());
+            try {
+                results = run(redisson, new RedisProbe("127.0.0.1", server.port()), settings, true);
+            }
+            finally {
+                redisson.shutdown();
+            }
+        }
+        StringBuilder md = new StringBuilder("| target | measured | met |\n| --- | --- | --- |\n");
+        LeaseReport.http(md, results);
+        md.append("\n| connections | endpoint | req/s | p50 µs | p99 µs |\n| ---: | --- | ---: | ---: | ---: |\n");
+        for (Result result : results) {
+            List<Runs> runs = List.of(result.unlimited(), result.limited(), result.leased(), result.oneRedisCall());
+            List<String> names = List.of("unlimited", "limited", "leased", "one GET");
+            for (int i = 0; i < runs.size(); i++) {
+                md.append(String.format(Locale.ROOT, "| %d | %s | %,.0f | %.0f | %.0f |%n", result.connections(),
+                        names.get(i), runs.get(i).medianPerSecond(), runs.get(i).medianMicros(0.5),
+                        runs.get(i).medianMicros(0.99)));
+            }
+        }
+        System.out.println(md);
+        System.out.println("load average before / after: " + loadBefore + " / " + Machine.loadAverage() + "; "
+                + Duration.between(started, Instant.now()).toSeconds() + " s");
     }
 
     static List<Result> run(RedissonClient redisson, RedisProbe redis, Settings settings) throws InterruptedException {

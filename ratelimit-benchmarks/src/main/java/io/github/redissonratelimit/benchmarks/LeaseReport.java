@@ -139,9 +139,12 @@ final class LeaseReport {
                 + "its rate; one Redis core, which serves about 40,000 script calls per second (the saturation ramp "
                 + "of the full run), serves the leases of about 200 instances at 10 ms, ten times as many at 100 ms. "
                 + "Sharding one limit across slots is not needed for its rate.\n");
+        md.append("\nThe HTTP rows alone, on a redis-server of their own, with each endpoint's medians: `"
+                + HttpScenario.COMMAND + "`.\n");
     }
 
-    private static void http(StringBuilder md, List<HttpScenario.Result> http) {
+    /** The targets' rows of the HTTP endpoints with a lease. */
+    static void http(StringBuilder md, List<HttpScenario.Result> http) {
         for (HttpScenario.Result row : http) {
             double unlimited = row.unlimited().medianMicros(0.5);
             double added = row.leased().medianMicros(0.5) - unlimited;

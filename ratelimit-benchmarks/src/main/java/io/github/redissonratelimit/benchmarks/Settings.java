@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * How long and how often the harness measures; {@code only} the one section to run ({@code --only algorithms}: the
  * sections on the limiting algorithms, {@link AlgorithmScenario}; {@code --only in-flight}: the section on in-flight
- * limits, {@link InFlightScenario}), null for every section.
+ * limits, {@link InFlightScenario}; {@code --only http}: the HTTP endpoints with a lease, {@link HttpScenario#runAlone}),
+ * null for every section.
  */
 record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<Integer> threadCounts,
         Duration flood, int monitoredDecisions, Path outputDirectory, String only) {
@@ -15,6 +16,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
     static final String ALGORITHMS = "algorithms";
     static final String IN_FLIGHT = "in-flight";
     static final String LEASES = "leases";
+    static final String HTTP = "http";
 
     boolean algorithmsOnly() {
         return ALGORITHMS.equals(only);
@@ -26,6 +28,10 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
 
     boolean leasesOnly() {
         return LEASES.equals(only);
+    }
+
+    boolean httpOnly() {
+        return HTTP.equals(only);
     }
 
     /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
@@ -57,7 +63,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
                 case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
                 case "--only" -> only = section(value(args, ++i, "--only"));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight|leases");
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight|leases|http");
             }
         }
         if (quick) {
@@ -69,9 +75,9 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
     }
 
     private static String section(String section) {
-        if (!section.equals(ALGORITHMS) && !section.equals(IN_FLIGHT) && !section.equals(LEASES)) {
+        if (!List.of(ALGORITHMS, IN_FLIGHT, LEASES, HTTP).contains(section)) {
             throw new IllegalArgumentException("Unknown section " + section + " for --only; expected " + ALGORITHMS
-                    + ", " + IN_FLIGHT + " or " + LEASES);
+                    + ", " + IN_FLIGHT + ", " + LEASES + " or " + HTTP);
         }
         return section;
     }

@@ -50,7 +50,7 @@ class BenchmarkMainSmokeTest {
     }
 
     @Test
-    void theAlgorithmsTheInFlightLimitsOrTheLeasesCanBeRunAlone() {
+    void theAlgorithmsTheInFlightLimitsTheLeasesOrTheirHttpPartCanBeRunAlone() {
         assertThat(Settings.parse("--only", "algorithms").algorithmsOnly()).isTrue();
         assertThat(Settings.parse("--only", "leases").leasesOnly()).isTrue();
         assertThat(Settings.parse("--only", "leases").inFlightOnly()).isFalse();
@@ -59,8 +59,11 @@ class BenchmarkMainSmokeTest {
         assertThat(Settings.parse("--only", "in-flight").inFlightOnly()).isTrue();
         assertThat(Settings.parse("--quick").algorithmsOnly()).isFalse();
         assertThat(Settings.parse("--quick").inFlightOnly()).isFalse();
-        assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--only", "http"))
-                .withMessageContaining("Unknown section http");
+        assertThat(Settings.parse("--only", "http").httpOnly()).isTrue();
+        assertThat(Settings.parse("--only", "http").leasesOnly()).isFalse();
+        assertThat(Settings.parse("--quick").httpOnly()).isFalse();
+        assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--only", "flood"))
+                .withMessageContaining("Unknown section flood");
     }
 
     @Test

@@ -80,13 +80,20 @@ final class LocalWindow {
         return wait;
     }
 
+    /**
+     * Written at most once per granule: every grant of a hot limiter calls it, from every thread, and a write per call
+     * would move the field's cache line between the CPUs each time.
+     */
     void used(long now) {
-        lastUse = now;
+        long since = now - lastUse;
+        if (since >= granuleNanos || since < 0) { // below 0: never used yet (nanoTime may be negative)
+            lastUse = now;
+        }
     }
 
-    /** Whether no grant is held any more: unused for longer than the interval it was made for. */
+    /** Whether no grant is held any more: unused for longer than the interval it was made for (and a granule). */
     boolean unusedFor(long now) {
-        return now - lastUse > keptNanos;
+        return now - lastUse > keptNanos + granuleNanos;
     }
 
     /**

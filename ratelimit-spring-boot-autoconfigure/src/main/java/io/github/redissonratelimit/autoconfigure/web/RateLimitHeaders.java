@@ -1,17 +1,14 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
 import io.github.redissonratelimit.autoconfigure.RateLimitHeaderStyle;
+import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.LimitState;
 import io.github.redissonratelimit.outcome.RateLimitOutcome;
 
@@ -60,6 +57,9 @@ public final class RateLimitHeaders {
     /** Spring Cloud Gateway's header of the permits the call asked for (gateway style). */
     public static final String GATEWAY_REQUESTED_TOKENS_HEADER = "X-RateLimit-Requested-Tokens";
 
+    /** The most policy items kept; more display names than this empty the cache. */
+    private static final int MAX_POLICY_ITEMS = 1024;
+
     private final RateLimitHeaderStyle style;
     private final boolean remaining;
     private final String policyHeader;
@@ -67,6 +67,11 @@ public final class RateLimitHeaders {
     private final String legacyLimitHeader;
     private final String legacyRemainingHeader;
     private final String legacyResetHeader;
+    /**
+     * The {@code RateLimit-Policy} item of each limit by display name, rendered for the spec it was rendered for: a
+     * decision under another spec (an override, a changed config) renders its own and replaces it.
+     */
+    private final Map<String, PolicyItem> policyItems = new ConcurrentHashMap<>();
 
     public RateLimitHeaders(HeadersProperties properties) {
         this.style = properties.getStyle();
@@ -102,21 +107,43 @@ public final class RateLimitHeaders {
     }
 
     private void renderIetf(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
-        StringJoiner policies = new StringJoiner(", ");
-        StringJoiner limits = new StringJoiner(", ");
+        StringBuilder policies = new StringBuilder(64);
+        StringBuilder limits = null;
         for (ResponseLimits.Entry entry : entries) {
             RateLimitOutcome outcome = entry.outcome();
-            String item = sfString(outcome.displayName());
-            policies.add(item + QuotaPolicy.parameters(outcome.limit()));
+            PolicyItem item = policyItem(outcome.displayName(), outcome.limit());
+            if (policies.length() > 0) {
+                policies.append(", ");
+            }
+            policies.append(item.policy());
             Remaining left = remaining(entry);
             if (left != null) {
-                limits.add(item + ";r=" + left.permits() + (left.resetSeconds() > 0 ? ";t=" + left.resetSeconds() : ""));
+                limits = limits == null ? new StringBuilder(32) : limits.append(", ");
+                limits.append(item.name()).append(";r=").append(left.permits());
+                if (left.resetSeconds() > 0) {
+                    limits.append(";t=").append(left.resetSeconds());
+                }
             }
         }
         headers.put(policyHeader, policies.toString());
-        if (limits.length() > 0) {
+        if (limits != null) {
             headers.put(limitHeader, limits.toString());
         }
+    }
+
+    /** The limit's name as an sf-string and its policy item, rendered once per display name and spec. */
+    private PolicyItem policyItem(String displayName, LimitSpec limit) {
+        PolicyItem item = policyItems.get(displayName);
+        if (item != null && item.spec().equals(limit)) {
+            return item;
+        }
+        String name = sfString(displayName);
+        item = new PolicyItem(limit, name, name + QuotaPolicy.parameters(limit));
+        if (policyItems.size() >= MAX_POLICY_ITEMS) {
+            policyItems.clear(); // display names are the declared limits': only a flood of names could fill it
+        }
+        policyItems.put(displayName, item);
+        return item;
     }
 
     private void renderLegacy(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
@@ -145,11 +172,21 @@ public final class RateLimitHeaders {
 
     /** The limit that rejected the call, else the one with the fewest permits left, else the first. */
     private ResponseLimits.Entry tightest(Collection<ResponseLimits.Entry> entries) {
-        List<ResponseLimits.Entry> all = new ArrayList<>(entries);
-        Optional<ResponseLimits.Entry> rejected = all.stream().filter(entry -> entry.outcome().rejected()).findFirst();
-        return rejected.orElseGet(() -> all.stream().filter(entry -> remaining(entry) != null)
-                .min(Comparator.comparingLong(entry -> remaining(entry).permits()))
-                .orElse(all.get(0)));
+        ResponseLimits.Entry first = null;
+        ResponseLimits.Entry fewest = null;
+        long fewestPermits = Long.MAX_VALUE;
+        for (ResponseLimits.Entry entry : entries) {
+            if (entry.outcome().rejected()) {
+                return entry;
+            }
+            first = first == null ? entry : first;
+            Remaining left = remaining(entry);
+            if (left != null && left.permits() < fewestPermits) {
+                fewest = entry;
+                fewestPermits = left.permits();
+            }
+        }
+        return fewest != null ? fewest : first;
     }
 
     /**
@@ -199,5 +236,9 @@ public final class RateLimitHeaders {
     }
 
     private record Remaining(long permits, long resetSeconds) {
+    }
+
+    /** A limit's {@code RateLimit-Policy} item under {@code spec}, and its name as an sf-string. */
+    private record PolicyItem(LimitSpec spec, String name, String policy) {
     }
 }

@@ -10,6 +10,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,6 +34,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.github.redissonratelimit.RateLimitExceededException;
+import io.github.redissonratelimit.admin.RateLimiters;
 import io.github.redissonratelimit.annotation.RateLimit;
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 import io.github.redissonratelimit.test.redis.CommandStats;
@@ -156,6 +158,32 @@ class ServletRateLimitHeadersTest {
             mvc.perform(get("/search").param("user", "bob")).andExpect(status().isTooManyRequests())
                     .andExpect(header().string("RateLimit", org.hamcrest.Matchers.startsWith(
                             "\"SearchController.search\";r=0;t=")));
+        });
+    }
+
+    /** The policy item is rendered once per limit and spec: an override (and its removal) shows at once. */
+    @Test
+    void anOverrideShowsInTheNextResponsesPolicyAndItsRemovalToo() {
+        runner().withPropertyValues("ratelimit.headers.remaining=true").run(context -> {
+            MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
+            RateLimiters limiters = context.getBean(RateLimiters.class);
+            mvc.perform(get("/export").param("user", "ov"))
+                    .andExpect(header().string("RateLimit-Policy",
+                            "\"export-burst\";q=3;w=10, \"export-daily\";q=2;w=86400"));
+
+            limiters.override("export-burst", 5, Duration.ofSeconds(20), null);
+            mvc.perform(get("/export").param("user", "ov"))
+                    .andExpect(status().isOk())
+                    .andExpect(header().string("RateLimit-Policy",
+                            "\"export-burst\";q=5;w=20, \"export-daily\";q=2;w=86400"))
+                    .andExpect(header().string("RateLimit", org.hamcrest.Matchers.matchesPattern(
+                            "\"export-burst\";r=3;t=\\d+, \"export-daily\";r=0;t=864\\d\\d")));
+
+            limiters.clearOverride("export-burst");
+            mvc.perform(get("/export").param("user", "ov"))
+                    .andExpect(status().isTooManyRequests())
+                    .andExpect(header().string("RateLimit-Policy",
+                            "\"export-burst\";q=3;w=10, \"export-daily\";q=2;w=86400"));
         });
     }
 
