@@ -139,8 +139,11 @@ final class LeaseReport {
                 + "its rate; one Redis core, which serves about 40,000 script calls per second (the saturation ramp "
                 + "of the full run), serves the leases of about 200 instances at 10 ms, ten times as many at 100 ms. "
                 + "Sharding one limit across slots is not needed for its rate.\n");
-        md.append("\nThe HTTP rows alone, on a redis-server of their own, with each endpoint's medians: `"
-                + HttpScenario.COMMAND + "`.\n");
+        md.append("\nThe HTTP endpoint's lease is " + HttpApplication.LEASE + " (the sample app's): a lease is worth "
+                + "its call to Redis only when it lasts several round trips, which under this machine's load take 5 to "
+                + "20 ms; a lease of 10 ms arrives nearly spent there, and its callers wait for the next. The HTTP rows "
+                + "alone, on a redis-server of their own, with each endpoint's medians: `" + HttpScenario.COMMAND
+                + "`.\n");
     }
 
     /** The targets' rows of the HTTP endpoints with a lease. */
