@@ -39,10 +39,13 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * {@code spring.data.redis.port}. Over HTTP each answers with the limit's policy; then 4 callers on each search for
  * 2 s on the route's own decision stack, as its filter asks it (HTTP on a loaded test machine cannot send more than
  * 1,000 a second). Each search passed is written down with the time it was asked and answered: its permit was spent
- * in between, so a window of 1 s that holds its whole span holds its spend. The same context as
- * SampleApplicationTest's.
+ * in between, so a window of 1 s that holds its whole span holds its spend. A context of its own, with its own
+ * embedded Redis (the property that names it keeps it out of the cached one SampleApplicationTest shares): the second
+ * instance reports itself to the first through Redis, and when it reports that it decided in memory, the others keep
+ * every limiter to its share for an interval (LocalFallback), which other tests on that Redis would meet.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "ratelimit.backend-timeout=5s")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = { "ratelimit.backend-timeout=5s", "sample.test-context=catalog-search" })
 @AutoConfigureObservability(tracing = false)
 class CatalogSearchTest {
 
