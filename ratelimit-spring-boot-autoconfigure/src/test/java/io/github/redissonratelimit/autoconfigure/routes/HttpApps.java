@@ -45,7 +45,9 @@ import io.github.redissonratelimit.test.redis.RespClient;
 public final class HttpApps {
 
     private final RedisEndpoint redis;
-    private final HttpClient http = HttpClient.newHttpClient();
+    // HTTP/1.1 from the first request: the default (HTTP/2) sends a first request to each server as an upgrade to
+    // h2c, which the servers here do not take; a request must reach its server once, as it was sent
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     public HttpApps(RedisEndpoint redis) {
         this.redis = redis;
