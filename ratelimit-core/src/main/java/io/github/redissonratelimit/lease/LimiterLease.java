@@ -136,10 +136,14 @@ final class LimiterLease {
                 : CompletableFuture.completedFuture(fetched));
     }
 
-    /** Whether a quarter or less of the lease's permits is left, or of its period, or twice a round trip. */
+    /**
+     * Whether a quarter or less of the lease's permits is left, or of its period, or twice a round trip; never for a
+     * lease of fewer than four permits, whose callers seldom wait for the next and which two leases held at once
+     * would leave little of for the other instances.
+     */
     private boolean runningOut(long now) {
-        return left * AHEAD_PARTS <= size
-                || endNanos - now <= Math.max(period.toNanos() / AHEAD_PARTS, 2 * roundTripNanos);
+        return size >= AHEAD_PARTS && (left * AHEAD_PARTS <= size
+                || endNanos - now <= Math.max(period.toNanos() / AHEAD_PARTS, 2 * roundTripNanos));
     }
 
     /**
