@@ -99,9 +99,10 @@ final class LimiterLease {
             taken = take(request.permits());
             under = fetching;
             long now = System.nanoTime();
-            long demand = size(request.permits(), now);
-            if (under == null && !dropped
-                    && (taken == null || (!askedAhead && demand > request.permits() && runningOut(now)))) {
+            // the demand is measured only when a call may be asked: not on the common hit
+            boolean mayAsk = under == null && !dropped && (taken == null || (!askedAhead && runningOut(now)));
+            long demand = mayAsk ? size(request.permits(), now) : 0;
+            if (mayAsk && (taken == null || demand > request.permits())) {
                 if (taken == null) {
                     unspent = endNow();
                 }
