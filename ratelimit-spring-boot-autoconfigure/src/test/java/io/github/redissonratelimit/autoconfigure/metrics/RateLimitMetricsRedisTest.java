@@ -43,6 +43,9 @@ class RateLimitMetricsRedisTest {
                         RateLimitMetricsAutoConfiguration.class, AopAutoConfiguration.class,
                         MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
                         CompositeMeterRegistryAutoConfiguration.class))
+                // a deadline no decision of a loaded test machine runs into: a call decided in memory would count as
+                // local_allowed, not allowed
+                .withPropertyValues("ratelimit.backend-timeout=5s")
                 .withBean(RedissonClient.class, redis::newRedissonClient, bd -> bd.setDestroyMethodName("shutdown"))
                 .withBean(Inventory.class);
     }
