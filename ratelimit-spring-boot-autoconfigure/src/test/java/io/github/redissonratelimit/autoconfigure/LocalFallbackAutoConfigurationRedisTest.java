@@ -121,7 +121,8 @@ class LocalFallbackAutoConfigurationRedisTest {
     void anInstanceClosingWhileItDecidesLeavesTheOthersTheWholeRate() throws Exception {
         LimitSpec spec = new LimitSpec(5, Duration.ofMinutes(1), RateLimitMode.OVERALL);
         // a hold of 10 s: the second is still counted when the first decides
-        ApplicationContextRunner instance = withRedis().withPropertyValues("ratelimit.local-fallback.heartbeat-interval=1s");
+        ApplicationContextRunner instance = withRedis()
+                .withPropertyValues("ratelimit.local-fallback.heartbeat-interval=1s");
         instance.run(first -> {
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger decided = new AtomicInteger();
@@ -136,8 +137,9 @@ class LocalFallbackAutoConfigurationRedisTest {
                     for (int caller = 0; caller < 2; caller++) {
                         String name = new LimiterNaming().limiterName("closing:" + caller);
                         callers.submit(() -> {
-                            AcquireRequest request = new AcquireRequest(name, new LimitSpec(1_000, Duration.ofSeconds(1),
-                                    RateLimitMode.OVERALL), 1, BackendErrorPolicy.LOCAL, false, Duration.ZERO);
+                            LimitSpec busy = new LimitSpec(1_000, Duration.ofSeconds(1), RateLimitMode.OVERALL);
+                            AcquireRequest request = new AcquireRequest(name, busy, 1, BackendErrorPolicy.LOCAL, false,
+                                    Duration.ZERO);
                             while (!stop.get()) {
                                 Decision decision;
                                 try {

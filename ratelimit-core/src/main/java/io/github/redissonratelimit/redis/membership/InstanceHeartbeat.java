@@ -237,9 +237,9 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
     /**
      * Stops beating and leaves: takes this instance out of the heartbeats at once (the others then know it did not
      * merely stop beating, see {@link #othersDecidedInMemory}), telling its last grant in memory if it made one.
-     * Waits at most two intervals (and 2 s) for the heartbeat under way and for the leave. To be called before the
-     * Redisson client shuts down (the auto-configuration's bean is closed first): once it left, nothing this
-     * instance decides in memory is told to the others, e.g. the decisions of calls made after the client closed.
+     * Waits at most two intervals (and 2 s) in all for the heartbeat under way and for the leave. To be called
+     * before the Redisson client shuts down (the auto-configuration's bean is closed first): once it left, nothing
+     * this instance decides in memory is told to the others, e.g. the decisions of calls made after the client closed.
      */
     @Override
     public void close() {
@@ -248,7 +248,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             running.cancel(false);
         }
         timer.shutdownNow();
-        long waitMillis = Math.min(interval.toMillis() * 2, 2_000);
+        long deadline = System.nanoTime() + Math.min(interval.toNanos() * 2, TimeUnit.SECONDS.toNanos(2));
         CompletableFuture<Void> underWay;
         synchronized (this) {
             if (closed) {
@@ -259,8 +259,8 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         }
         try {
             // a heartbeat still under way could count this instance again after it left
-            underWay.handle((done, ex) -> null).get(waitMillis, TimeUnit.MILLISECONDS);
-            send(true).get(waitMillis, TimeUnit.MILLISECONDS);
+            underWay.handle((done, ex) -> null).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            send(true).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
