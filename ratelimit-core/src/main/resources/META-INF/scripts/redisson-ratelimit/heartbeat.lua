@@ -1,21 +1,31 @@
--- heartbeat: one application instance says it is alive, and learns how many are, and when another one last granted
--- permits in memory (under the local outage policy, grants Redis does not know).
+-- heartbeat: one application instance says it is alive (or that it leaves), and learns how many are, how many
+-- stopped beating without leaving, and when another one last granted permits in memory (under the local outage
+-- policy, grants Redis does not know).
 -- Runs alone (without common.lua). Stamped with Redis's clock, so that instances with skewed clocks agree.
 --
--- KEYS[1]: the ZSET of live instances, member = instance id, score = its last heartbeat (ms, Redis's clock).
+-- KEYS[1]: the ZSET of instances, member = instance id, score = its last heartbeat (ms, Redis's clock).
 -- KEYS[2]: the ZSET of grants made in memory, member = instance id, score = its last such grant (ms, Redis's clock).
 -- ARGV[1]: this instance's id. ARGV[2]: how long (ms) an instance counts as live after its last heartbeat.
 -- ARGV[3]: ms since this instance last granted in memory, or -1. ARGV[4]: how long (ms) such a grant is reported.
+-- ARGV[5]: how long (ms) after its last heartbeat an instance that stopped beating without leaving is told as missing.
+-- ARGV[6]: '1' when this instance leaves (its context closes): taken out at once, never told as missing.
 -- Reply: {live instances, this instance's rank among them by id (0-based),
---         ms since another instance last granted in memory (within ARGV[4]), or -1}.
+--         ms since another instance last granted in memory (within ARGV[4]), or -1,
+--         instances that stopped beating without leaving (within ARGV[5])}.
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - ttl))
-redis.call('PEXPIRE', KEYS[1], ttl)
-local live = redis.call('ZRANGE', KEYS[1], 0, -1)
+local kept = math.max(ttl, tonumber(ARGV[5]))
+if ARGV[6] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], now, ARGV[1])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (now - kept))
+redis.call('PEXPIRE', KEYS[1], kept)
+local live = redis.call('ZRANGEBYSCORE', KEYS[1], now - ttl, '+inf')
+local missing = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. (now - ttl))
 table.sort(live)
 local rank = 0
 for i, id in ipairs(live) do
@@ -42,4 +52,4 @@ for i = 1, #newest, 2 do
     break
   end
 end
-return {#live, rank, others}
+return {#live, rank, others, missing}

@@ -16,8 +16,8 @@ public interface InstanceCount {
     int rank();
 
     /**
-     * Whether another instance granted permits in memory, or may have (it was not beating): grants Redis does not
-     * know. False when the count cannot tell (a fixed count).
+     * Whether another instance granted permits in memory, or may have (it stopped beating without leaving): grants
+     * Redis does not know. False when the count cannot tell (a fixed count).
      */
     default boolean othersDecidedInMemory() {
         return false;

@@ -2,6 +2,7 @@ package io.github.redissonratelimit.redis.membership;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +32,11 @@ import io.github.redissonratelimit.redis.RedissonCompatibility;
  * answers, or when an answer comes after a pause of this JVM (the others' heartbeats may have aged out meanwhile).
  * Until the first answer the count is 1, or {@code fixedInstances} when that is set (which then always wins;
  * the heartbeat still gives the rank).
+ *
+ * <p>An instance that stopped beating without leaving may be deciding in memory, unable to reach Redis: while one is
+ * missing ({@value #HOLD_INTERVALS} intervals after its heartbeat aged out), {@link #othersDecidedInMemory} holds.
+ * One that {@linkplain #close leaves} (its context closes, e.g. in a rolling deployment) says so, and tells its last
+ * grant in memory if it made one: it is not taken for one deciding in memory, so the others keep the whole rate.
  */
 public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
@@ -50,6 +56,10 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
     private final int fixedInstances;
     private final ScheduledExecutorService timer;
     private volatile ScheduledFuture<?> task;
+    /** Set when this instance leaves (guarded by this): no heartbeat is sent after the one that takes it out. */
+    private boolean closed;
+    /** The last heartbeat sent (guarded by this): the leave waits for it, so that it cannot count this one again. */
+    private CompletableFuture<Void> lastSent = CompletableFuture.completedFuture(null);
     private volatile int instances = 1;
     private volatile int rank;
     private volatile boolean failing;
@@ -97,7 +107,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         if (task == null) {
             task = timer.scheduleWithFixedDelay(this::beat, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
             try {
-                send().toCompletableFuture().get(firstWait.toMillis(), TimeUnit.MILLISECONDS);
+                send(false).get(firstWait.toMillis(), TimeUnit.MILLISECONDS);
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
@@ -110,8 +120,13 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
 
     /** Sends one heartbeat and applies the answer (also what {@link #start} does every interval). */
     public void beat() {
+        beat(interval.multipliedBy(2));
+    }
+
+    /** Like {@link #beat()}, waiting at most {@code wait} for the answer (it is applied when it comes anyway). */
+    void beat(Duration wait) {
         try {
-            send().toCompletableFuture().get(interval.toMillis() * 2, TimeUnit.MILLISECONDS);
+            send(false).get(wait.toMillis(), TimeUnit.MILLISECONDS);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
@@ -124,11 +139,21 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         }
     }
 
-    private CompletionStage<Void> send() {
-        return redisson.getScript(StringCodec.INSTANCE).<List<Object>>evalAsync(key, RScript.Mode.READ_WRITE,
-                LuaScripts.heartbeatText(), RedissonCompatibility.LIST, List.of(key, inMemoryKey), id,
-                String.valueOf(interval.toMillis() * 3), String.valueOf(inMemoryGrantAge.getAsLong()),
-                String.valueOf(REPORTED_FOR.toMillis())).thenAccept(this::apply);
+    /** One heartbeat, or with {@code leaving} the one that takes this instance out; none other once closed. */
+    private CompletableFuture<Void> send(boolean leaving) {
+        long inMemoryAge = inMemoryGrantAge.getAsLong();
+        synchronized (this) {
+            if (closed && !leaving) {
+                return CompletableFuture.completedFuture(null);
+            }
+            CompletionStage<List<Object>> reply = redisson.getScript(StringCodec.INSTANCE).evalAsync(key,
+                    RScript.Mode.READ_WRITE, LuaScripts.heartbeatText(), RedissonCompatibility.LIST,
+                    List.of(key, inMemoryKey), id, String.valueOf(interval.toMillis() * 3),
+                    String.valueOf(inMemoryAge), String.valueOf(REPORTED_FOR.toMillis()),
+                    String.valueOf(interval.toMillis() * (3 + HOLD_INTERVALS)), leaving ? "1" : "0");
+            lastSent = reply.thenAccept(leaving ? left -> { } : this::apply).toCompletableFuture();
+            return lastSent;
+        }
     }
 
     /**
@@ -141,6 +166,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         int live = Math.max(1, ((Number) reply.get(0)).intValue());
         int place = ((Number) reply.get(1)).intValue();
         long now = System.nanoTime();
+        boolean paused = false;
         if (failing) {
             failing = false;
             heldSince = now;
@@ -150,6 +176,7 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             // no answer for longer than a heartbeat lives, yet none failed: this JVM paused (or its timer starved),
             // and the others' heartbeats may have aged out meanwhile, not the others
             heldSince = now;
+            paused = true;
         }
         lastAnswer = now;
         int held = instances;
@@ -160,8 +187,11 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             instances = live;
             heldSince = now;
         }
-        else {
-            othersInMemory(now); // one held is not beating: it may be deciding in memory
+        else if (paused) {
+            othersInMemory(now); // whether the ones held left or stopped beating is no longer known
+        }
+        if (reply.size() > 3 && ((Number) reply.get(3)).intValue() > 0) {
+            othersInMemory(now); // one stopped beating without leaving: it may be deciding in memory
         }
         long othersAge = reply.size() > 2 ? ((Number) reply.get(2)).longValue() : -1;
         if (othersAge >= 0) {
@@ -204,7 +234,13 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
         return fixedInstances > 0 ? "ratelimit.local-fallback.instances" : "the heartbeat in Redis";
     }
 
-    /** Stops beating and takes this instance out of the count at once (it would otherwise age out). */
+    /**
+     * Stops beating and leaves: takes this instance out of the heartbeats at once (the others then know it did not
+     * merely stop beating, see {@link #othersDecidedInMemory}), telling its last grant in memory if it made one.
+     * Waits at most two intervals (and 2 s) in all for the heartbeat under way and for the leave. To be called
+     * before the Redisson client shuts down (the auto-configuration's bean is closed first): once it left, nothing
+     * this instance decides in memory is told to the others, e.g. the decisions of calls made after the client closed.
+     */
     @Override
     public void close() {
         ScheduledFuture<?> running = task;
@@ -212,11 +248,25 @@ public final class InstanceHeartbeat implements InstanceCount, AutoCloseable {
             running.cancel(false);
         }
         timer.shutdownNow();
-        try {
-            redisson.getScoredSortedSet(key, StringCodec.INSTANCE).removeAsync(id);
+        long deadline = System.nanoTime() + Math.min(interval.toNanos() * 2, TimeUnit.SECONDS.toNanos(2));
+        CompletableFuture<Void> underWay;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            underWay = lastSent;
         }
-        catch (RuntimeException ex) {
-            logger.debug("Could not remove this instance's heartbeat", ex);
+        try {
+            // a heartbeat still under way could count this instance again after it left
+            underWay.handle((done, ex) -> null).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            send(true).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (Exception ex) {
+            logger.debug("Could not take this instance out of the rate limit heartbeats; it ages out", ex);
         }
     }
 }

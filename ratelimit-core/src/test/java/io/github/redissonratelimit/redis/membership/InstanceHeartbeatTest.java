@@ -3,10 +3,12 @@ package io.github.redissonratelimit.redis.membership;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.test.redis.FreshRedis;
@@ -39,14 +41,55 @@ class InstanceHeartbeatTest {
 
     @Test
     void anInstanceThatStopsBeatingIsCountedAndMissingForTheHoldThenDropped() throws Exception {
-        try (InstanceHeartbeat first = started()) {
-            InstanceHeartbeat second = started();
+        RedissonClient secondClient = fresh.newClient();
+        try (InstanceHeartbeat first = started();
+                InstanceHeartbeat second = new InstanceHeartbeat(secondClient, new LimiterNaming(), INTERVAL, 0)) {
+            second.start(Duration.ofSeconds(5));
             await("both counted", () -> first.instances() == 2 && second.instances() == 2);
             assertThat(first.othersDecidedInMemory()).isFalse();
-            second.close();
+            secondClient.shutdown(); // stops beating without leaving: crashed, or cut off from Redis
             await("the second missing: it may be deciding in memory", first::othersDecidedInMemory);
             assertThat(first.instances()).as("still counted while missing").isEqualTo(2);
             await("the second dropped after the hold", () -> first.instances() == 1);
+        }
+    }
+
+    @Test
+    void anInstanceThatLeavesIsCountedForTheHoldButNotTakenForOneDecidingInMemory() throws Exception {
+        try (InstanceHeartbeat first = started()) {
+            InstanceHeartbeat second = started();
+            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+            second.close();
+            try (RespClient cli = fresh.endpoint().cli()) {
+                assertThat(cli.command("ZCARD", "ratelimit-instances:{rate_limit:}")).as("taken out at once")
+                        .isEqualTo(1L);
+            }
+            Thread.sleep(INTERVAL.toMillis() * 4); // longer than a heartbeat lives
+            first.beat(Duration.ofSeconds(5));
+            assertThat(first.othersDecidedInMemory()).as("it left: it decides nothing in memory").isFalse();
+            assertThat(first.instances()).as("still counted for the hold").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anInstanceThatLeavesTellsItsLastGrantInMemory() throws Exception {
+        // beaten by hand: the grant is told by the leave only
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
+            InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
+            second.beat(Duration.ofSeconds(5));
+            first.beat(Duration.ofSeconds(5));
+            assertThat(first.othersDecidedInMemory()).isFalse();
+            long grantedAt = System.nanoTime();
+            second.reportInMemoryGrants(() -> (System.nanoTime() - grantedAt) / 1_000_000);
+            second.close();
+            first.beat(Duration.ofSeconds(5));
+            assertThat(first.othersDecidedInMemory()).as("its grant in memory told as it left").isTrue();
+            assertThat(Math.abs(first.othersInMemoryAt() - grantedAt)).isLessThan(Duration.ofMillis(500).toNanos());
+            second.beat(Duration.ofSeconds(5));
+            try (RespClient cli = fresh.endpoint().cli()) {
+                assertThat(cli.command("ZCARD", "ratelimit-instances:{rate_limit:}")).as("no beat after leaving")
+                        .isEqualTo(1L);
+            }
         }
     }
 
@@ -73,12 +116,13 @@ class InstanceHeartbeatTest {
         // beaten by hand: neither beats while "paused"
         try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
                 InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
-            first.beat();
-            second.beat();
-            first.beat();
+            // each answer awaited (beat() waits two intervals, which a loaded machine may not answer in)
+            first.beat(Duration.ofSeconds(5));
+            second.beat(Duration.ofSeconds(5));
+            first.beat(Duration.ofSeconds(5));
             assertThat(first.instances()).isEqualTo(2);
             Thread.sleep(INTERVAL.toMillis() * (InstanceHeartbeat.HOLD_INTERVALS + 5)); // both heartbeats aged out
-            first.beat();
+            first.beat(Duration.ofSeconds(5));
             assertThat(first.instances()).as("the second may only not have beaten yet").isEqualTo(2);
             assertThat(first.othersDecidedInMemory()).as("the second missing may decide in memory").isTrue();
         }
@@ -86,12 +130,20 @@ class InstanceHeartbeatTest {
 
     @Test
     void anInstanceLearnsWhenAnotherLastGrantedInMemory() throws Exception {
-        try (InstanceHeartbeat first = started(); InstanceHeartbeat second = started()) {
-            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+        // beaten by hand, each answer awaited: a timer's beat not answered in two intervals on a loaded machine is a
+        // failed one, after which the others may be deciding in memory as of its answer
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
+                InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
+            first.beat(Duration.ofSeconds(5));
+            second.beat(Duration.ofSeconds(5));
+            first.beat(Duration.ofSeconds(5));
+            assertThat(List.of(first.instances(), second.instances())).as("both counted").containsExactly(2, 2);
             assertThat(second.othersDecidedInMemory()).isFalse();
             long grantedAt = System.nanoTime() - Duration.ofSeconds(30).toNanos();
             first.reportInMemoryGrants(() -> (System.nanoTime() - grantedAt) / 1_000_000);
-            await("the second told", second::othersDecidedInMemory);
+            first.beat(Duration.ofSeconds(5));
+            second.beat(Duration.ofSeconds(5));
+            assertThat(second.othersDecidedInMemory()).as("the second told").isTrue();
             assertThat(first.othersDecidedInMemory()).as("its own grants are not another's").isFalse();
             // Redis's clock and this JVM's agree within the round trips of one heartbeat
             assertThat(Math.abs(second.othersInMemoryAt() - grantedAt)).isLessThan(Duration.ofMillis(500).toNanos());
