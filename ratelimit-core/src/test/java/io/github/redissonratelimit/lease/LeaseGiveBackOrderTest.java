@@ -3,8 +3,6 @@ package io.github.redissonratelimit.lease;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -13,7 +11,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.github.redissonratelimit.annotation.BackendErrorPolicy;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.limiter.AcquireRequest;
-import io.github.redissonratelimit.limiter.Decision;
 import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.limiter.RateLimitBackend;
 import io.github.redissonratelimit.naming.LimiterNaming;
@@ -86,22 +83,8 @@ class LeaseGiveBackOrderTest {
         leasing.close();
     }
 
-    /** Gives back through {@code redis}, {@value #GIVE_BACK_DELAY_MILLIS} ms late; decides at once. */
     private static RateLimitBackend slowGiveBacks(RedissonRateLimitBackend redis) {
-        return new RateLimitBackend() {
-
-            @Override
-            public CompletionStage<Decision> acquire(AcquireRequest request) {
-                return redis.acquire(request);
-            }
-
-            @Override
-            public CompletionStage<Void> release(AcquireRequest request, Decision granted) {
-                return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(
-                        GIVE_BACK_DELAY_MILLIS, TimeUnit.MILLISECONDS)).thenCompose(late -> redis.release(request,
-                                granted));
-            }
-        };
+        return new LateGiveBacks(redis, () -> TimeUnit.MILLISECONDS.toMicros(GIVE_BACK_DELAY_MILLIS));
     }
 
     private boolean allowed(RateLimitBackend backend, LimitSpec spec, long permits) throws Exception {

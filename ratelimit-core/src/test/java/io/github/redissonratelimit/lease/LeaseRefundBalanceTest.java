@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -28,23 +29,28 @@ import io.github.redissonratelimit.test.redis.FreshRedis;
 /**
  * No permit is lost or credited twice when calls give their permits back (a charge-by-outcome condition found false)
  * while leases end and renew: asked ahead, taken over, ended by their period, several callers at once, on one
- * instance or two. The interval (a minute) outlasts each round, so no grant leaves the window: once every call ended,
- * every give-back was made and every lease ended, Redis's free permits (by its own clock and counter) plus the
- * permits of the calls that kept theirs are the rate, exactly. Fewer: a give-back was lost; more: one was credited
- * twice. Rounds draw their rate, lease period, callers, call sizes and give-back delays from the seed (printed;
- * {@code -Dlease.seed=} runs one again).
+ * instance or two, with give-backs reaching Redis late and out of order ({@link LateGiveBacks}). The interval (a
+ * minute) outlasts each round, so no grant leaves the window and the count is exact. Rounds draw their rate, lease
+ * period, callers, call sizes and give-back delays from the seed (printed; {@code -Dlease.seed=} runs one again; the
+ * threads' timing is not the seed's).
  */
 class LeaseRefundBalanceTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(60);
-    private static final long[] RATES = {5, 8, 12, 40};
+    private static final long[] RATES = {5, 8, 20, 40, 100};
     private static final long[] LEASE_MILLIS = {15, 40, 120};
-    private static final int ROUNDS = 8;
+    private static final int ROUNDS = 6;
     private static final long ROUND_MILLIS = 600;
+    private static final int ALONE_CALLS = 120;
 
     @RegisterExtension
     final FreshRedis fresh = new FreshRedis();
 
+    /**
+     * Once every call ended, every give-back was made and every lease ended, Redis's free permits (by its own clock
+     * and counter) plus the permits of the calls that kept theirs are the rate. Fewer: a give-back was lost; more: one
+     * was credited twice.
+     */
     @Test
     void everyGivenBackPermitIsCountedOnce() throws Exception {
         long seed = Long.getLong("lease.seed", System.nanoTime());
@@ -73,7 +79,8 @@ class LeaseRefundBalanceTest {
         String name = new LimiterNaming().limiterName("lease:refund:" + round);
         List<LeasingRateLimitBackend> instances = new ArrayList<>();
         for (int i = 0; i < instanceCount; i++) {
-            instances.add(new LeasingRateLimitBackend(new RedissonRateLimitBackend(fresh.newClient())));
+            instances.add(new LeasingRateLimitBackend(new LateGiveBacks(new RedissonRateLimitBackend(
+                    fresh.newClient()), LeaseRefundBalanceTest::someDelayMicros)));
         }
         AtomicLong kept = new AtomicLong();
         AtomicLong givenBack = new AtomicLong();
@@ -134,6 +141,72 @@ class LeaseRefundBalanceTest {
                 round, rate, lease.toMillis(), instanceCount, threads, kept.get(), givenBack.get(), refused.get(),
                 hits, calls, free, free + kept.get(), free == expected ? "balanced"
                         : free < expected ? "LOST " + (expected - free) : "CREDITED TWICE " + (free - expected));
+    }
+
+    /**
+     * One caller on one instance, each give-back awaited (as a call's is): all the permits not kept are its own, in
+     * its lease or in Redis, so each call must pass exactly when the permits kept and its own are within the rate.
+     * Refused before: a permit given back was missing; passed beyond: one was credited twice.
+     */
+    @Test
+    void aCallerAloneIsRefusedExactlyWhenItsKeptPermitsAndItsOwnPassTheRate() throws Exception {
+        long seed = Long.getLong("lease.seed", System.nanoTime());
+        SplittableRandom random = new SplittableRandom(seed);
+        List<String> failures = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            String report = alone(round, random.split());
+            System.out.println(report);
+            if (!report.endsWith(" exact")) {
+                failures.add(report);
+            }
+        }
+        assertThat(failures).as("[lease-refund-alone seed=%d] rounds where a decision was not the count's", seed)
+                .isEmpty();
+    }
+
+    private String alone(int round, SplittableRandom random) throws Exception {
+        long rate = RATES[random.nextInt(RATES.length)];
+        Duration lease = Duration.ofMillis(LEASE_MILLIS[random.nextInt(LEASE_MILLIS.length)]);
+        int mostPermits = (int) Math.min(3, rate);
+        // about the rate kept over the round, from a half to one and a half of it: the end of the round saturated or not
+        double keepShare = rate * (0.5 + random.nextDouble()) / (ALONE_CALLS * (1 + mostPermits) / 2.0);
+        LimitSpec spec = new LimitSpec(rate, INTERVAL, RateLimitMode.OVERALL);
+        String name = new LimiterNaming().limiterName("lease:alone:" + round);
+        LeasingRateLimitBackend leasing = new LeasingRateLimitBackend(new LateGiveBacks(new RedissonRateLimitBackend(
+                fresh.newClient()), LeaseRefundBalanceTest::someDelayMicros));
+        long kept = 0;
+        String wrong = null;
+        int calls = 0;
+        for (; calls < ALONE_CALLS && wrong == null; calls++) {
+            long permits = 1 + random.nextInt(mostPermits);
+            AcquireRequest request = request(name, spec, permits, lease);
+            Decision decision = leasing.acquire(request).toCompletableFuture().get(5, TimeUnit.SECONDS);
+            boolean expected = kept + permits <= rate;
+            if (decision.allowed() != expected) {
+                wrong = String.format("call %d of %d permit(s) with %d kept %s", calls + 1, permits, kept,
+                        expected ? "REFUSED" : "PASSED");
+            }
+            else if (decision.allowed() && random.nextDouble() < keepShare) {
+                kept += permits;
+            }
+            else if (decision.allowed()) {
+                leasing.release(request, decision).toCompletableFuture().get(5, TimeUnit.SECONDS);
+            }
+            // mostly within the lease, at times past its end
+            long pauseMicros = random.nextInt(12) == 0 ? lease.toMillis() * 1_000 + random.nextLong(5_000)
+                    : random.nextLong(2_000);
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(pauseMicros));
+        }
+        leasing.close();
+        return String.format("[lease-refund alone %d] rate %d, lease %d ms, %d calls, %d kept, lease hits %d, Redis "
+                + "calls %d: %s", round, rate, lease.toMillis(), calls, kept, leasing.leaseHits(),
+                leasing.redisCalls(), wrong == null ? "exact" : wrong);
+    }
+
+    /** A give-back's delay: none for half of them, else up to 5 ms (any thread asks: not drawn from the seed). */
+    private static long someDelayMicros() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return random.nextBoolean() ? 0 : random.nextLong(5_000);
     }
 
     /** Counts {@code permits} as kept unless that makes more than {@code most}; whether it did. */
