@@ -41,7 +41,7 @@ class LeaseRefundBalanceTest {
     private static final long[] LEASE_MILLIS = {15, 40, 120};
     private static final int ROUNDS = 6;
     private static final long ROUND_MILLIS = 600;
-    private static final int ALONE_CALLS = 120;
+    private static final int ALONE_CALLS = 80;
 
     @RegisterExtension
     final FreshRedis fresh = new FreshRedis();
