@@ -15,8 +15,11 @@ interface LeaseCalls {
     /** Decides {@code request} afresh through the backend (a dropped lease's callers: a new lease, or none). */
     CompletionStage<Decision> again(AcquireRequest request);
 
-    /** Gives back a lease's unspent permits ({@code unspent} may be null: nothing to give back). */
-    void giveBack(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent);
+    /**
+     * Gives back a lease's unspent permits; the stage completes, never exceptionally, when Redis answered (or the
+     * give-back failed: they then leave the window one interval after the lease's end).
+     */
+    CompletionStage<Void> giveBack(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent);
 
     /** A decision served from a lease, without a call to Redis. */
     void hit();

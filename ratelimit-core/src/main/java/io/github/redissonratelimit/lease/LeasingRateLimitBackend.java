@@ -81,8 +81,8 @@ public final class LeasingRateLimitBackend implements DelegatingRateLimitBackend
         }
 
         @Override
-        public void giveBack(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent) {
-            refund(limiterName, spec, unspent);
+        public CompletionStage<Void> giveBack(String limiterName, LimitSpec spec, LimiterLease.Unspent unspent) {
+            return refund(limiterName, spec, unspent);
         }
 
         @Override

@@ -13,6 +13,10 @@ import io.github.redissonratelimit.limiter.LimitState;
 /**
  * This instance's lease on one limiter: the permits it holds, until when it may spend them, and the one call to
  * Redis under way for the next lease. Every field is guarded by the object's lock, which no network call holds.
+ *
+ * <p>What it gives back (a lease's unspent permits, a plain grant asked ahead) is in Redis before its next call to
+ * Redis is sent: sent at once, a give-back could reach Redis after that call (another connection, a slower path),
+ * which would then find too few permits free, and be refused, for want of permits this instance had given back.
  */
 final class LimiterLease {
 
@@ -24,6 +28,9 @@ final class LimiterLease {
      * callers go on from this one meanwhile rather than wait for Redis when it runs out.
      */
     private static final int AHEAD_PARTS = 4;
+
+    /** The longest a call to Redis waits for give-backs under way: a slower one (Redis down) holds nothing back. */
+    private static final long GIVE_BACK_WAIT_MILLIS = 1_000;
 
     private final String limiterName;
     private final LimitSpec spec;
@@ -41,6 +48,8 @@ final class LimiterLease {
     private long spent;
     private long spanStartNanos = System.nanoTime();
     private CompletableFuture<Decision> fetching;
+    /** The give-backs sent and not yet answered: the next call to Redis waits for them. */
+    private CompletableFuture<Void> givingBack = CompletableFuture.completedFuture(null);
     private boolean dropped;
     private long lastRequestNanos = System.nanoTime();
 
@@ -93,7 +102,6 @@ final class LimiterLease {
         CompletableFuture<Decision> mine = null;
         Decision taken;
         Unspent unspent = null;
-        long sent = 0;
         long wanted = 0;
         synchronized (this) {
             taken = take(request.permits());
@@ -107,9 +115,8 @@ final class LimiterLease {
                     unspent = endNow();
                 }
                 askedAhead = taken != null;
-                sent = now;
                 wanted = demand;
-                spanStartNanos = sent;
+                spanStartNanos = now;
                 spent = 0;
                 mine = new CompletableFuture<>();
                 fetching = mine;
@@ -118,15 +125,13 @@ final class LimiterLease {
         if (taken != null) {
             calls.hit();
             if (mine != null) {
-                fetch(request, wanted, sent, mine, true);
+                fetch(request, wanted, mine, true);
             }
             return CompletableFuture.completedFuture(taken);
         }
-        if (unspent != null) {
-            calls.giveBack(limiterName, spec, unspent);
-        }
+        giveBack(unspent);
         if (mine != null) {
-            fetch(request, wanted, sent, mine, false);
+            fetch(request, wanted, mine, false);
             return mine;
         }
         if (under == null) {
@@ -148,25 +153,43 @@ final class LimiterLease {
     }
 
     /**
-     * Asks Redis for a lease of {@code wanted} (a plain decision when that is no more than the request's). Asked
-     * {@code ahead} by a call the current lease served, the new lease takes over from it when granted (what it did not
-     * spend goes back) and holds the request's permits too; a plain grant goes back at once, and callers waiting for
-     * the answer decide again.
+     * Asks Redis for a lease of {@code wanted} (a plain decision when that is no more than the request's), once the
+     * give-backs under way are answered. Asked {@code ahead} by a call the current lease served, the new lease takes
+     * over from it when granted (what it did not spend goes back) and holds the request's permits too; a plain grant
+     * goes back at once, and callers waiting for the answer decide again.
      */
-    private void fetch(AcquireRequest request, long wanted, long sent, CompletableFuture<Decision> result,
-            boolean ahead) {
+    private void fetch(AcquireRequest request, long wanted, CompletableFuture<Decision> result, boolean ahead) {
         if (!ahead) {
             calls.redisCall(); // a decision by Redis; a lease asked ahead decides nothing
         }
-        CompletionStage<Decision> asked;
+        CompletableFuture<Void> before;
+        synchronized (this) {
+            before = givingBack;
+        }
+        if (before.isDone()) {
+            send(request, wanted, result, ahead);
+        }
+        else {
+            before.copy().completeOnTimeout(null, GIVE_BACK_WAIT_MILLIS, TimeUnit.MILLISECONDS)
+                    .whenComplete((givenBack, ex) -> send(request, wanted, result, ahead));
+        }
+    }
+
+    /**
+     * Sends the call of {@link #fetch}. The lease it brings is spent until its period has passed since the call left,
+     * before Redis's clock read the grant's time.
+     */
+    private void send(AcquireRequest request, long wanted, CompletableFuture<Decision> result, boolean ahead) {
+        long sent = System.nanoTime();
+        CompletionStage<Decision> reply;
         try {
-            asked = calls.delegate().acquire(wanted > request.permits()
+            reply = calls.delegate().acquire(wanted > request.permits()
                     ? request.withLease(new AcquireRequest.Lease(period, wanted)) : request.withLease(null));
         }
         catch (RuntimeException ex) {
-            asked = CompletableFuture.failedFuture(ex);
+            reply = CompletableFuture.failedFuture(ex);
         }
-        asked.whenComplete((decision, ex) -> {
+        reply.whenComplete((decision, ex) -> {
             Decision answer = decision;
             Unspent unused = null;
             long answered = System.nanoTime();
@@ -198,9 +221,7 @@ final class LimiterLease {
                 }
                 fetching = null;
             }
-            if (unused != null) {
-                calls.giveBack(limiterName, spec, unused);
-            }
+            giveBack(unused); // before the callers waiting for the answer decide again
             // completed after the lock: callers chained on it take from the new lease at once
             if (ex != null) {
                 result.completeExceptionally(ex);
@@ -231,7 +252,19 @@ final class LimiterLease {
             }
             unspent = endNow();
         }
-        calls.giveBack(limiterName, spec, unspent);
+        giveBack(unspent);
+    }
+
+    /** Gives back {@code unspent} (null: nothing); this lease's next call to Redis waits for Redis's answer. */
+    private void giveBack(Unspent unspent) {
+        if (unspent == null) {
+            return;
+        }
+        CompletableFuture<Void> sent = calls.giveBack(limiterName, spec, unspent).toCompletableFuture();
+        synchronized (this) {
+            // only those under way are kept: a chain of answered ones would grow without end
+            givingBack = givingBack.isDone() ? sent : CompletableFuture.allOf(givingBack, sent);
+        }
     }
 
     /** Ends the lease now: nothing more is spent from it; its unspent permits, for a refund, or null. */
