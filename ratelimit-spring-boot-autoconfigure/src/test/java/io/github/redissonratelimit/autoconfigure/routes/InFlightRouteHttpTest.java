@@ -15,7 +15,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -171,9 +170,6 @@ class InFlightRouteHttpTest {
     }
 
     @Test
-    @Disabled("Known flaw under investigation: about 1 run in 3 to 8 of the module, the request is answered 429 while "
-            + "Redis holds a lease of its key granted during it by this JVM; enable it to investigate: its failure "
-            + "message names the grant's holder, the requests the server received and the times")
     void aWebFluxRequestGivesItsPermitBackWhenItsResponseCompletes() throws Exception {
         long askedMicros = System.nanoTime() / 1000;
         HttpResponse<String> answered = apps.send(reactive, "GET", "/flight/done-reactive?k=flux");
