@@ -1,20 +1,29 @@
 package io.github.redissonratelimit.benchmarks;
 
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
@@ -62,6 +71,7 @@ final class HttpCost {
                     }
                 }
                 report(perRequest, rounds);
+                inProcess(app.getBean(HttpApplication.Endpoints.class), rounds);
             }
             finally {
                 redisson.shutdown();
@@ -69,27 +79,93 @@ final class HttpCost {
         }
     }
 
+    /**
+     * The endpoint methods called on this thread through their Spring proxy, with a request and response of their
+     * own bound as Spring MVC binds them (the rate limit headers are written): what the limiter adds to a call
+     * without Tomcat, the client or the other threads, so that its bytes per call are the same from run to run.
+     */
+    static void inProcess(HttpApplication.Endpoints endpoints, int rounds) {
+        Map<String, Object> attributes = new HashMap<>();
+        Map<String, String> headers = new HashMap<>();
+        HttpServletRequest request = servletProxy(HttpServletRequest.class, (method, args) -> switch (method) {
+            case "getAttribute" -> attributes.get((String) args[0]);
+            case "setAttribute" -> attributes.put((String) args[0], args[1]);
+            default -> null;
+        });
+        HttpServletResponse response = servletProxy(HttpServletResponse.class, (method, args) -> switch (method) {
+            case "isCommitted" -> false;
+            case "setHeader" -> headers.put((String) args[0], (String) args[1]);
+            default -> null;
+        });
+        RequestContextHolder.setRequestAttributes(new ServletRequestAttributes(request, response));
+        Map<String, Function<String, String>> calls = new LinkedHashMap<>();
+        calls.put("unlimited", endpoints::unlimited);
+        calls.put("leased", endpoints::leased); // the limited one would measure its Redis round trips' waits
+        Map<String, List<double[]>> perCall = new HashMap<>();
+        try {
+            for (int round = -3; round < rounds; round++) { // the first rounds warm up
+                for (Map.Entry<String, Function<String, String>> call : calls.entrySet()) {
+                    long id = Thread.currentThread().getId();
+                    long bytes = THREADS.getThreadAllocatedBytes(id);
+                    long cpu = THREADS.getThreadCpuTime(id);
+                    for (int n = 0; n < REQUESTS_PER_ROUND; n++) {
+                        attributes.clear(); // a new request each time
+                        call.getValue().apply(Users.id(n % Users.COUNT));
+                    }
+                    if (round >= 0) {
+                        perCall.computeIfAbsent(call.getKey(), key -> new ArrayList<>()).add(new double[] {
+                                (THREADS.getThreadAllocatedBytes(id) - bytes) / (double) REQUESTS_PER_ROUND,
+                                (THREADS.getThreadCpuTime(id) - cpu) / 1000.0 / REQUESTS_PER_ROUND });
+                    }
+                }
+            }
+        }
+        finally {
+            RequestContextHolder.resetRequestAttributes();
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "The endpoint methods called in process on "
+                + "one thread, %,d calls per round, medians of %d rounds:%n%n| endpoint | bytes/call | CPU µs/call |%n"
+                + "| --- | ---: | ---: |%n", REQUESTS_PER_ROUND, rounds));
+        double[] unlimited = medians(perCall.get("unlimited"), 2);
+        for (String endpoint : calls.keySet()) {
+            double[] m = medians(perCall.get(endpoint), 2);
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f |%n", endpoint, m[0], m[1]));
+        }
+        for (String endpoint : List.of("leased")) {
+            double[] m = medians(perCall.get(endpoint), 2);
+            md.append(String.format(Locale.ROOT, "| %s − unlimited | %,.0f | %.2f |%n", endpoint, m[0] - unlimited[0],
+                    m[1] - unlimited[1]));
+        }
+        System.out.println(md);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T servletProxy(Class<T> type, BiFunction<String, Object[], Object> methods) {
+        return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type },
+                (proxy, method, args) -> methods.apply(method.getName(), args));
+    }
+
     private static void report(Map<String, List<double[]>> perRequest, int rounds) {
         StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%d connections, %,d requests per endpoint "
                 + "and round, medians of %d rounds%n%n", CONNECTIONS, REQUESTS_PER_ROUND, rounds));
         md.append("| endpoint | request threads: bytes/req | CPU µs/req | other server threads: bytes/req "
                 + "| CPU µs/req |\n| --- | ---: | ---: | ---: | ---: |\n");
-        double[] unlimited = medians(perRequest.get("unlimited"));
+        double[] unlimited = medians(perRequest.get("unlimited"), 4);
         for (String endpoint : ENDPOINTS) {
-            double[] m = medians(perRequest.get(endpoint));
+            double[] m = medians(perRequest.get(endpoint), 4);
             md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.1f | %,.0f | %.1f |%n", endpoint, m[0], m[1], m[2],
                     m[3]));
         }
         for (String endpoint : List.of("leased", "limited")) {
-            double[] m = medians(perRequest.get(endpoint));
+            double[] m = medians(perRequest.get(endpoint), 4);
             md.append(String.format(Locale.ROOT, "| %s − unlimited | %,.0f | %.1f | %,.0f | %.1f |%n", endpoint,
                     m[0] - unlimited[0], m[1] - unlimited[1], m[2] - unlimited[2], m[3] - unlimited[3]));
         }
         System.out.println(md);
     }
 
-    private static double[] medians(List<double[]> rounds) {
-        double[] medians = new double[4];
+    private static double[] medians(List<double[]> rounds, int columns) {
+        double[] medians = new double[columns];
         for (int i = 0; i < medians.length; i++) {
             int column = i;
             medians[i] = Stats.median(rounds.stream().map(round -> round[column]).toList());
