@@ -38,7 +38,8 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
  * {@code --only algorithms}, just the sections on the limiting algorithms ({@link AlgorithmScenario#runAlone}), with
  * {@code --only in-flight} just the section on in-flight limits ({@link InFlightScenario#runAlone}), with
  * {@code --only leases} just the section on leases ({@link LeaseScenario#runAlone}), with {@code --only http} just
- * its HTTP part ({@link HttpScenario#runAlone}).
+ * its HTTP part ({@link HttpScenario#runAlone}), with {@code --only http-cost} what the limiter costs the server per
+ * HTTP request ({@link HttpCost}).
  */
 public final class BenchmarkMain {
 
@@ -55,6 +56,9 @@ public final class BenchmarkMain {
         }
         else if (settings.httpOnly()) {
             HttpScenario.runAlone(settings);
+        }
+        else if (settings.httpCostOnly()) {
+            HttpCost.runAlone(settings);
         }
         else {
             Path report = settings.algorithmsOnly() ? AlgorithmScenario.runAlone(settings) : run(settings);

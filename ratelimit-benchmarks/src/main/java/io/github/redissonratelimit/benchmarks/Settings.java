@@ -17,6 +17,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
     static final String IN_FLIGHT = "in-flight";
     static final String LEASES = "leases";
     static final String HTTP = "http";
+    static final String HTTP_COST = "http-cost";
 
     boolean algorithmsOnly() {
         return ALGORITHMS.equals(only);
@@ -32,6 +33,11 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
 
     boolean httpOnly() {
         return HTTP.equals(only);
+    }
+
+    /** {@code --only http-cost}: what the limiter costs the server per HTTP request ({@link HttpCost}). */
+    boolean httpCostOnly() {
+        return HTTP_COST.equals(only);
     }
 
     /** Rounds of the Redis time scenario ({@link RedisTimeScenario}): as many as the throughput runs, at most 8. */
@@ -63,7 +69,7 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
                 case "--seconds" -> run = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, "--seconds")) * 1000));
                 case "--only" -> only = section(value(args, ++i, "--only"));
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]
-                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight|leases|http");
+                        + "; expected --quick, --output <dir>, --rounds <n>, --seconds <per run>, --only algorithms|in-flight|leases|http|http-cost");
             }
         }
         if (quick) {
@@ -75,9 +81,9 @@ record Settings(boolean quick, int rounds, Duration run, Duration warmup, List<I
     }
 
     private static String section(String section) {
-        if (!List.of(ALGORITHMS, IN_FLIGHT, LEASES, HTTP).contains(section)) {
+        if (!List.of(ALGORITHMS, IN_FLIGHT, LEASES, HTTP, HTTP_COST).contains(section)) {
             throw new IllegalArgumentException("Unknown section " + section + " for --only; expected " + ALGORITHMS
-                    + ", " + IN_FLIGHT + ", " + LEASES + " or " + HTTP);
+                    + ", " + IN_FLIGHT + ", " + LEASES + ", " + HTTP + " or " + HTTP_COST);
         }
         return section;
     }

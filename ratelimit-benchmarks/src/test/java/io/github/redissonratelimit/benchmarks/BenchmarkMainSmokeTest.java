@@ -62,6 +62,9 @@ class BenchmarkMainSmokeTest {
         assertThat(Settings.parse("--only", "http").httpOnly()).isTrue();
         assertThat(Settings.parse("--only", "http").leasesOnly()).isFalse();
         assertThat(Settings.parse("--quick").httpOnly()).isFalse();
+        assertThat(Settings.parse("--only", "http-cost").httpCostOnly()).isTrue();
+        assertThat(Settings.parse("--only", "http-cost").httpOnly()).isFalse();
+        assertThat(Settings.parse("--only", "http").httpCostOnly()).isFalse();
         assertThatIllegalArgumentException().isThrownBy(() -> Settings.parse("--only", "flood"))
                 .withMessageContaining("Unknown section flood");
     }

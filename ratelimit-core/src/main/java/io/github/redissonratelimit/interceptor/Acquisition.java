@@ -21,10 +21,13 @@ final class Acquisition {
     private final List<RateLimitOutcome> outcomes;
     /** By the index of the call's limit: the decision that granted its permits, or null (no object per grant). */
     private final Decision[] granted;
-    /** By index: the decision of a limit asked with the others after the one that ended the call, or null. */
-    private final Decision[] afterTheEnd;
-    /** By index: whether the grant was given back. */
-    private final boolean[] givenBack;
+    /**
+     * By index: the decision of a limit asked with the others after the one that ended the call, or null; null until
+     * there is one (most calls pass, or have one limit).
+     */
+    private Decision[] afterTheEnd;
+    /** By index: whether the grant was given back; null until one is. */
+    private boolean[] givenBack;
     /** How many limits, from the first, were asked: the rest were not, after an answer known at once ended the call. */
     private int asked;
     private LimitCall rejectedBy;
@@ -35,8 +38,6 @@ final class Acquisition {
         this.calls = calls;
         this.outcomes = new ArrayList<>(calls.size());
         this.granted = new Decision[calls.size()];
-        this.afterTheEnd = new Decision[calls.size()];
-        this.givenBack = new boolean[calls.size()];
         this.asked = calls.size();
     }
 
@@ -68,6 +69,9 @@ final class Acquisition {
      * call, but a limit it went through ({@link #limits}), and, when granted, a grant to give back.
      */
     void decidedAfterTheEnd(int index, Decision decision) {
+        if (afterTheEnd == null) {
+            afterTheEnd = new Decision[calls.size()];
+        }
         afterTheEnd[index] = decision;
         if (decision.allowed()) {
             granted[index] = decision;
@@ -134,8 +138,8 @@ final class Acquisition {
     synchronized List<Grant> heldGrants() {
         List<Grant> held = new ArrayList<>(1);
         for (int i = 0; i < granted.length; i++) {
-            if (granted[i] != null && !givenBack[i] && calls.get(i).request().spec().algorithm().held()) {
-                givenBack[i] = true; // once: the end of a call may be told twice (a cancel racing a completion)
+            if (granted[i] != null && !isGivenBack(i) && calls.get(i).request().spec().algorithm().held()) {
+                markGivenBack(i); // once: the end of a call may be told twice (a cancel racing a completion)
                 held.add(new Grant(i, calls.get(i), granted[i]));
             }
         }
@@ -154,10 +158,22 @@ final class Acquisition {
 
     /** A grant was given back: what its decision said was left grows by the permits returned. */
     synchronized void refunded(int index) {
-        givenBack[index] = true;
+        markGivenBack(index);
         if (index < outcomes.size() && outcomes.get(index).allowed()) {
             outcomes.set(index, givenBack(outcomes.get(index)));
         }
+    }
+
+    /** Whether the grant of the limit at {@code index} was given back; called holding this object's lock. */
+    private boolean isGivenBack(int index) {
+        return givenBack != null && givenBack[index];
+    }
+
+    private void markGivenBack(int index) {
+        if (givenBack == null) {
+            givenBack = new boolean[calls.size()];
+        }
+        givenBack[index] = true;
     }
 
     private static RateLimitOutcome givenBack(RateLimitOutcome outcome) {
@@ -199,9 +215,9 @@ final class Acquisition {
         }
         List<RateLimitOutcome> limits = new ArrayList<>(outcomes);
         for (int i = outcomes.size(); i < calls.size(); i++) {
-            if (afterTheEnd[i] != null) {
+            if (afterTheEnd != null && afterTheEnd[i] != null) {
                 RateLimitOutcome outcome = calls.get(i).outcome(afterTheEnd[i], System.nanoTime());
-                limits.add(givenBack[i] ? givenBack(outcome) : outcome);
+                limits.add(isGivenBack(i) ? givenBack(outcome) : outcome);
             }
         }
         return limits;

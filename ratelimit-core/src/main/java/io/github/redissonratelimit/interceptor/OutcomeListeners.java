@@ -33,8 +33,9 @@ final class OutcomeListeners {
         if (outcomes.isEmpty()) {
             return;
         }
-        for (RateLimitListener listener : listeners.get()) {
-            tell(listener, outcomes);
+        List<RateLimitListener> all = listeners.get();
+        for (int i = 0; i < all.size(); i++) { // no iterator per call
+            tell(all.get(i), outcomes);
         }
         if (extraListener != null) {
             tell(extraListener, outcomes);
@@ -47,8 +48,9 @@ final class OutcomeListeners {
         if (limits.isEmpty()) {
             return;
         }
-        for (RateLimitListener listener : listeners.get()) {
-            tellSettled(listener, limits, notAsked);
+        List<RateLimitListener> all = listeners.get();
+        for (int i = 0; i < all.size(); i++) {
+            tellSettled(all.get(i), limits, notAsked);
         }
         if (extraListener != null) {
             tellSettled(extraListener, limits, notAsked);

@@ -1,6 +1,7 @@
 package io.github.redissonratelimit.interceptor;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -48,6 +49,8 @@ abstract class RateLimitAspectSupport {
     private final Charges charges;
     private final LimitAnswers answers;
     private volatile LimitOverrides overrides = new LimitOverrides();
+    /** The lease of the last leased call, a value: the limits of an application have few lease periods. */
+    private volatile AcquireRequest.Lease lastLease;
 
     RateLimitAspectSupport(RateLimitOperationSource operationSource, Supplier<? extends RateLimitBackend> backend) {
         this.operationSource = operationSource;
@@ -134,7 +137,21 @@ abstract class RateLimitAspectSupport {
     LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
         return new LimitCall(operation, key, new AcquireRequest(stack.obtain().limiterName(key), operation.spec(),
                 permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout(), null,
-                operation.lease().isZero() ? null : new AcquireRequest.Lease(operation.lease(), 0)));
+                leaseOf(operation)));
+    }
+
+    /** The lease a call of {@code operation} asks for, or null: the last one made when it has the same period. */
+    private AcquireRequest.Lease leaseOf(RateLimitOperation operation) {
+        Duration period = operation.lease();
+        if (period.isZero()) {
+            return null;
+        }
+        AcquireRequest.Lease last = lastLease;
+        if (last == null || !last.period().equals(period)) {
+            last = new AcquireRequest.Lease(period, 0);
+            lastLease = last;
+        }
+        return last;
     }
 
     /** The call ended (any way): the grants it held until then go back, without the caller waiting. */

@@ -26,6 +26,11 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
     private final RateLimitOperationFactory factory;
     private final DeclaredRateLimits declared = new DeclaredRateLimits();
     private final Map<MethodClassKey, List<RateLimitOperation>> cache = new ConcurrentHashMap<>(256);
+    /**
+     * The same for a method called on the class that declares it, the common case, by the method alone: looked up on
+     * every limited call, without a key object per call.
+     */
+    private final Map<Method, List<RateLimitOperation>> declaredOnTarget = new ConcurrentHashMap<>(256);
 
     public AnnotationRateLimitOperationSource(KeyExpressionParser keyParser) {
         this(keyParser, RateLimitPolicies.NONE);
@@ -55,6 +60,18 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         if (method.getDeclaringClass() == Object.class) {
             return NONE;
         }
+        if (targetClass == method.getDeclaringClass()) {
+            List<RateLimitOperation> operations = declaredOnTarget.get(method);
+            if (operations == null) {
+                operations = lookUp(method, targetClass);
+                declaredOnTarget.put(method, operations);
+            }
+            return operations;
+        }
+        return lookUp(method, targetClass);
+    }
+
+    private List<RateLimitOperation> lookUp(Method method, Class<?> targetClass) {
         MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
         List<RateLimitOperation> operations = cache.get(cacheKey);
         if (operations == null) {

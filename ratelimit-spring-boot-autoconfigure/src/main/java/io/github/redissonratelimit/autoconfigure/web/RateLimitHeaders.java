@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 import io.github.redissonratelimit.RateLimitExceededException;
 import io.github.redissonratelimit.autoconfigure.HeadersProperties;
@@ -91,50 +92,64 @@ public final class RateLimitHeaders {
     /** Header name to value, in a stable order; empty when there is nothing to report. */
     public Map<String, String> render(Collection<ResponseLimits.Entry> entries) {
         Map<String, String> headers = new LinkedHashMap<>();
-        if (entries.isEmpty()) {
-            return headers;
-        }
-        if (style == RateLimitHeaderStyle.LEGACY) {
-            renderLegacy(entries, headers);
-        }
-        else {
-            renderIetf(entries, headers);
-        }
-        if (style == RateLimitHeaderStyle.GATEWAY) {
-            renderGateway(entries, headers);
-        }
+        render(entries, headers::put);
         return headers;
     }
 
-    private void renderIetf(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
-        StringBuilder policies = new StringBuilder(64);
+    /**
+     * Hands {@code header} each header's name and value, in the order of {@link #render(Collection)}, a name at most
+     * once unless two configured names are the same (the later value is the one to keep then); nothing when there is
+     * nothing to report.
+     */
+    public void render(Collection<ResponseLimits.Entry> entries, BiConsumer<String, String> header) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        if (style == RateLimitHeaderStyle.LEGACY) {
+            renderLegacy(entries, header);
+        }
+        else {
+            renderIetf(entries, header);
+        }
+        if (style == RateLimitHeaderStyle.GATEWAY) {
+            renderGateway(entries, header);
+        }
+    }
+
+    private void renderIetf(Collection<ResponseLimits.Entry> entries, BiConsumer<String, String> headers) {
+        // one limit, the common case, reports its policy item as rendered once
+        String policy = null;
+        StringBuilder policies = null;
         StringBuilder limits = null;
         for (ResponseLimits.Entry entry : entries) {
             RateLimitOutcome outcome = entry.outcome();
             PolicyItem item = policyItem(outcome.displayName(), outcome.limit());
-            if (policies.length() > 0) {
-                policies.append(", ");
+            if (policy == null) {
+                policy = item.policy();
             }
-            policies.append(item.policy());
+            else {
+                policies = policies == null ? new StringBuilder(policy.length() * 3).append(policy) : policies;
+                policies.append(", ").append(item.policy());
+            }
             Remaining left = remaining(entry);
             if (left != null) {
-                limits = limits == null ? new StringBuilder(32) : limits.append(", ");
+                limits = limits == null ? new StringBuilder(item.name().length() + 32) : limits.append(", ");
                 limits.append(item.name()).append(";r=").append(left.permits());
                 if (left.resetSeconds() > 0) {
                     limits.append(";t=").append(left.resetSeconds());
                 }
             }
         }
-        headers.put(policyHeader, policies.toString());
+        headers.accept(policyHeader, policies == null ? policy : policies.toString());
         if (limits != null) {
-            headers.put(limitHeader, limits.toString());
+            headers.accept(limitHeader, limits.toString());
         }
     }
 
     /** The limit's name as an sf-string and its policy item, rendered once per display name and spec. */
     private PolicyItem policyItem(String displayName, LimitSpec limit) {
         PolicyItem item = policyItems.get(displayName);
-        if (item != null && item.spec().equals(limit)) {
+        if (item != null && (item.spec() == limit || item.spec().equals(limit))) {
             return item;
         }
         String name = sfString(displayName);
@@ -146,28 +161,28 @@ public final class RateLimitHeaders {
         return item;
     }
 
-    private void renderLegacy(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
+    private void renderLegacy(Collection<ResponseLimits.Entry> entries, BiConsumer<String, String> headers) {
         ResponseLimits.Entry tightest = tightest(entries);
-        headers.put(legacyLimitHeader, Long.toString(QuotaPolicy.quota(tightest.outcome().limit())));
+        headers.accept(legacyLimitHeader, Long.toString(QuotaPolicy.quota(tightest.outcome().limit())));
         Remaining left = remaining(tightest);
         if (left != null) {
-            headers.put(legacyRemainingHeader, Long.toString(left.permits()));
+            headers.accept(legacyRemainingHeader, Long.toString(left.permits()));
             if (!tightest.outcome().limit().algorithm().held()) {
-                headers.put(legacyResetHeader, Long.toString(left.resetSeconds()));
+                headers.accept(legacyResetHeader, Long.toString(left.resetSeconds()));
             }
         }
     }
 
-    private void renderGateway(Collection<ResponseLimits.Entry> entries, Map<String, String> headers) {
+    private void renderGateway(Collection<ResponseLimits.Entry> entries, BiConsumer<String, String> headers) {
         ResponseLimits.Entry tightest = tightest(entries);
         RateLimitOutcome outcome = tightest.outcome();
         Remaining left = remaining(tightest);
         if (left != null) {
-            headers.put(GATEWAY_REMAINING_HEADER, Long.toString(left.permits()));
+            headers.accept(GATEWAY_REMAINING_HEADER, Long.toString(left.permits()));
         }
-        headers.put(GATEWAY_REPLENISH_RATE_HEADER, Long.toString(outcome.limit().rate()));
-        headers.put(GATEWAY_BURST_CAPACITY_HEADER, Long.toString(outcome.limit().capacity()));
-        headers.put(GATEWAY_REQUESTED_TOKENS_HEADER, Long.toString(outcome.permits()));
+        headers.accept(GATEWAY_REPLENISH_RATE_HEADER, Long.toString(outcome.limit().rate()));
+        headers.accept(GATEWAY_BURST_CAPACITY_HEADER, Long.toString(outcome.limit().capacity()));
+        headers.accept(GATEWAY_REQUESTED_TOKENS_HEADER, Long.toString(outcome.permits()));
     }
 
     /** The limit that rejected the call, else the one with the fewest permits left, else the first. */

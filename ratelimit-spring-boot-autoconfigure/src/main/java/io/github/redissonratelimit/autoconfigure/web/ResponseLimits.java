@@ -1,7 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,10 @@ public final class ResponseLimits {
     /** Request or exchange attribute under which the limits of the current response are kept. */
     public static final String ATTRIBUTE = ResponseLimits.class.getName();
 
-    private final Map<String, Entry> entries = new LinkedHashMap<>();
+    /** The one limit while there is one: most responses report one, and need no map for it. */
+    private Entry only;
+    /** Every limit by display name once there are two or more, else null. */
+    private Map<String, Entry> entries;
 
     /**
      * Records a decision; {@code state} (may be null) is the limiter's state read after it. Failed decisions and
@@ -29,8 +31,8 @@ public final class ResponseLimits {
      */
     public synchronized void add(RateLimitOutcome outcome, LimitState state) {
         if (outcome.result() != RateLimitOutcome.Result.ERROR && !outcome.shadow()) {
-            Entry earlier = entries.get(outcome.displayName());
-            entries.put(outcome.displayName(), new Entry(withDecisionState(outcome, earlier), state));
+            Entry earlier = get(outcome.displayName());
+            put(outcome.displayName(), new Entry(withDecisionState(outcome, earlier), state));
         }
     }
 
@@ -55,26 +57,56 @@ public final class ResponseLimits {
      * is reported, not their permits. A limit recorded already keeps what it has.
      */
     public synchronized void addNotAsked(List<RateLimitOperation> limits) {
-        for (RateLimitOperation limit : limits) {
-            if (!limit.shadow()) {
-                entries.putIfAbsent(limit.displayName(), new Entry(new RateLimitOutcome(limit.name(),
-                        limit.displayName(), null, null, limit.spec(), 0, RateLimitOutcome.Result.ALLOWED,
-                        Duration.ZERO, Duration.ZERO, null, null), null, true));
+        for (int i = 0; i < limits.size(); i++) {
+            RateLimitOperation limit = limits.get(i);
+            if (!limit.shadow() && get(limit.displayName()) == null) {
+                put(limit.displayName(), new Entry(new RateLimitOutcome(limit.name(), limit.displayName(), null, null,
+                        limit.spec(), 0, RateLimitOutcome.Result.ALLOWED, Duration.ZERO, Duration.ZERO, null, null),
+                        null, true));
             }
         }
     }
 
     /** Sets the state of a limit recorded earlier, unless a later decision replaced it. */
     public synchronized void state(Entry entry, LimitState state) {
-        entries.replace(entry.outcome().displayName(), entry, new Entry(entry.outcome(), state));
+        if (entry.equals(get(entry.outcome().displayName()))) {
+            put(entry.outcome().displayName(), new Entry(entry.outcome(), state));
+        }
     }
 
+    /** The limits recorded so far, in the order first met: a snapshot. */
     public synchronized List<Entry> entries() {
-        return new ArrayList<>(entries.values());
+        if (entries != null) {
+            return List.copyOf(entries.values());
+        }
+        return only == null ? List.of() : List.of(only);
     }
 
     public synchronized boolean isEmpty() {
-        return entries.isEmpty();
+        return only == null && entries == null;
+    }
+
+    private Entry get(String displayName) {
+        if (entries != null) {
+            return entries.get(displayName);
+        }
+        return only != null && only.outcome().displayName().equals(displayName) ? only : null;
+    }
+
+    /** Replaces the limit's entry where it stands, or adds it last. */
+    private void put(String displayName, Entry entry) {
+        if (entries != null) {
+            entries.put(displayName, entry);
+        }
+        else if (only == null || only.outcome().displayName().equals(displayName)) {
+            only = entry;
+        }
+        else {
+            entries = new LinkedHashMap<>();
+            entries.put(only.outcome().displayName(), only);
+            entries.put(displayName, entry);
+            only = null;
+        }
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.github.redissonratelimit.autoconfigure.web;
 
 import java.util.List;
-import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -52,11 +51,13 @@ public class ServletRateLimitHeaders implements RateLimitListener {
             return;
         }
         ResponseLimits limits = limitsOf(servlet.getRequest());
-        for (RateLimitOutcome outcome : outcomes) {
-            ResponseLimits.Entry entry = new ResponseLimits.Entry(outcome, null);
-            limits.add(outcome, headers.needsStateRead(entry) ? state(outcome) : null);
+        for (int i = 0; i < outcomes.size(); i++) {
+            RateLimitOutcome outcome = outcomes.get(i);
+            limits.add(outcome, headers.needsStateRead(new ResponseLimits.Entry(outcome, null)) ? state(outcome) : null);
         }
-        limits.addNotAsked(notAsked);
+        if (!notAsked.isEmpty()) {
+            limits.addNotAsked(notAsked);
+        }
         write(servlet.getResponse(), limits);
     }
 
@@ -92,8 +93,6 @@ public class ServletRateLimitHeaders implements RateLimitListener {
         if (response.isCommitted()) {
             return;
         }
-        for (Map.Entry<String, String> header : headers.render(limits.entries()).entrySet()) {
-            response.setHeader(header.getKey(), header.getValue());
-        }
+        headers.render(limits.entries(), response::setHeader);
     }
 }
