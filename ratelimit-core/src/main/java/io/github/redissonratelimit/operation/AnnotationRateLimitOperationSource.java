@@ -27,8 +27,8 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
     private final DeclaredRateLimits declared = new DeclaredRateLimits();
     private final Map<MethodClassKey, List<RateLimitOperation>> cache = new ConcurrentHashMap<>(256);
     /**
-     * The same for a method called on the class that declares it, the common case, by the method alone: looked up on
-     * every limited call, without a key object per call.
+     * The operations of a method called on the class that declares it, the common case, by the method alone: looked
+     * up on every limited call, without a key object per call; {@link #cache} holds the other cases.
      */
     private final Map<Method, List<RateLimitOperation>> declaredOnTarget = new ConcurrentHashMap<>(256);
 
@@ -60,23 +60,17 @@ public class AnnotationRateLimitOperationSource implements RateLimitOperationSou
         if (method.getDeclaringClass() == Object.class) {
             return NONE;
         }
-        if (targetClass == method.getDeclaringClass()) {
-            List<RateLimitOperation> operations = declaredOnTarget.get(method);
-            if (operations == null) {
-                operations = lookUp(method, targetClass);
-                declaredOnTarget.put(method, operations);
-            }
-            return operations;
-        }
-        return lookUp(method, targetClass);
+        return targetClass == method.getDeclaringClass() ? cached(declaredOnTarget, method, method, targetClass)
+                : cached(cache, new MethodClassKey(method, targetClass), method, targetClass);
     }
 
-    private List<RateLimitOperation> lookUp(Method method, Class<?> targetClass) {
-        MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
-        List<RateLimitOperation> operations = cache.get(cacheKey);
+    /** The operations {@code cached} holds under {@code key}, found and kept there the first time. */
+    private <K> List<RateLimitOperation> cached(Map<K, List<RateLimitOperation>> cached, K key, Method method,
+            Class<?> targetClass) {
+        List<RateLimitOperation> operations = cached.get(key);
         if (operations == null) {
             operations = find(LimitedMethod.resolve(method, targetClass));
-            cache.put(cacheKey, operations);
+            cached.put(key, operations);
         }
         return operations;
     }

@@ -149,7 +149,7 @@ public final class RateLimitHeaders {
     /** The limit's name as an sf-string and its policy item, rendered once per display name and spec. */
     private PolicyItem policyItem(String displayName, LimitSpec limit) {
         PolicyItem item = policyItems.get(displayName);
-        if (item != null && (item.spec() == limit || item.spec().equals(limit))) {
+        if (item != null && item.spec().equals(limit)) {
             return item;
         }
         String name = sfString(displayName);

@@ -22,7 +22,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -102,8 +104,7 @@ class InFlightRouteHttpTest {
         }
 
         @Override
-        public reactor.core.publisher.Mono<Void> filter(org.springframework.web.server.ServerWebExchange exchange,
-                org.springframework.web.server.WebFilterChain chain) {
+        public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
             String seen = System.nanoTime() / 1000 + "us " + exchange.getRequest().getURI() + " from "
                     + exchange.getRequest().getRemoteAddress() + " id " + exchange.getRequest().getId();
             received.add(seen);
