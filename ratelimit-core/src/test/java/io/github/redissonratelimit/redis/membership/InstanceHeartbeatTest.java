@@ -22,6 +22,12 @@ class InstanceHeartbeatTest {
 
     private static final Duration INTERVAL = Duration.ofMillis(100);
 
+    /**
+     * The interval of instances beaten by hand: on a loaded machine the test's own steps may take longer than the
+     * three intervals a heartbeat lives, after which the other instance would be missing (and may be deciding in memory).
+     */
+    private static final Duration BY_HAND = Duration.ofSeconds(1);
+
     @RegisterExtension
     final FreshRedis fresh = new FreshRedis();
 
@@ -56,16 +62,25 @@ class InstanceHeartbeatTest {
 
     @Test
     void anInstanceThatLeavesIsCountedForTheHoldButNotTakenForOneDecidingInMemory() throws Exception {
-        try (InstanceHeartbeat first = started()) {
-            InstanceHeartbeat second = started();
-            await("both counted", () -> first.instances() == 2 && second.instances() == 2);
+        // the first beaten by hand, well within the three intervals after which a late answer counts as a pause of
+        // this JVM (which would take the one held for one deciding in memory): a loaded machine's timer may starve
+        Duration interval = Duration.ofMillis(500);
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), interval, 0)) {
+            first.beat(Duration.ofSeconds(5));
+            InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), interval, 0);
+            second.start(Duration.ofSeconds(5));
+            first.beat(Duration.ofSeconds(5));
+            assertThat(first.instances()).as("both counted").isEqualTo(2);
             second.close();
             try (RespClient cli = fresh.endpoint().cli()) {
                 assertThat(cli.command("ZCARD", "ratelimit-instances:{rate_limit:}")).as("taken out at once")
                         .isEqualTo(1L);
             }
-            Thread.sleep(INTERVAL.toMillis() * 4); // longer than a heartbeat lives
-            first.beat(Duration.ofSeconds(5));
+            long beyondLife = System.nanoTime() + interval.multipliedBy(4).toNanos(); // longer than a heartbeat lives
+            while (System.nanoTime() - beyondLife < 0) {
+                Thread.sleep(interval.toMillis() / 4);
+                first.beat(Duration.ofSeconds(5));
+            }
             assertThat(first.othersDecidedInMemory()).as("it left: it decides nothing in memory").isFalse();
             assertThat(first.instances()).as("still counted for the hold").isEqualTo(2);
         }
@@ -74,8 +89,8 @@ class InstanceHeartbeatTest {
     @Test
     void anInstanceThatLeavesTellsItsLastGrantInMemory() throws Exception {
         // beaten by hand: the grant is told by the leave only
-        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
-            InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), BY_HAND, 0)) {
+            InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), BY_HAND, 0);
             second.beat(Duration.ofSeconds(5));
             first.beat(Duration.ofSeconds(5));
             assertThat(first.othersDecidedInMemory()).isFalse();
@@ -132,8 +147,8 @@ class InstanceHeartbeatTest {
     void anInstanceLearnsWhenAnotherLastGrantedInMemory() throws Exception {
         // beaten by hand, each answer awaited: a timer's beat not answered in two intervals on a loaded machine is a
         // failed one, after which the others may be deciding in memory as of its answer
-        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0);
-                InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), INTERVAL, 0)) {
+        try (InstanceHeartbeat first = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), BY_HAND, 0);
+                InstanceHeartbeat second = new InstanceHeartbeat(fresh.newClient(), new LimiterNaming(), BY_HAND, 0)) {
             first.beat(Duration.ofSeconds(5));
             second.beat(Duration.ofSeconds(5));
             first.beat(Duration.ofSeconds(5));
