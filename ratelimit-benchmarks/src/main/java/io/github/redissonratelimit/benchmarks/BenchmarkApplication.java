@@ -6,9 +6,11 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.annotation.Order;
 
 import io.github.redissonratelimit.autoconfigure.RateLimitAutoConfiguration;
 
@@ -33,6 +35,14 @@ public class BenchmarkApplication {
     @Bean
     LeasedService leasedService() {
         return new LeasedService();
+    }
+
+    /** The section on leases' record of each permit's grant ({@link LeaseDeciders#PROPERTIES} turns it on). */
+    @Bean
+    @ConditionalOnProperty(LeaseDeciders.RECEIPTS)
+    @Order(ReceiptRecorder.ORDER)
+    ReceiptRecorder receiptRecorder() {
+        return new ReceiptRecorder();
     }
 
     @Bean

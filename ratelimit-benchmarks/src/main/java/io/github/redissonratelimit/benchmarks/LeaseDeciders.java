@@ -15,16 +15,29 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 final class LeaseDeciders {
 
-    /** Properties of each JVM's application: a deadline no decision of the loaded machine runs into. */
-    static final String[] PROPERTIES = { "ratelimit.backend-timeout=5s" };
+    /** The property that records each permit's grant ({@link ReceiptRecorder}). */
+    static final String RECEIPTS = "benchmark.lease-receipts";
+
+    /**
+     * Properties of each JVM's application: a deadline no decision of the loaded machine runs into, and the record of
+     * each permit's grant.
+     */
+    static final String[] PROPERTIES = { "ratelimit.backend-timeout=5s", RECEIPTS + "=true" };
 
     private final LeasedService service;
     private final RRateLimiter raw;
+    private final ReceiptRecorder receipts;
 
     LeaseDeciders(ConfigurableApplicationContext app, RedissonClient redisson) {
         this.service = app.getBean(LeasedService.class);
+        this.receipts = app.getBean(ReceiptRecorder.class);
         this.raw = redisson.getRateLimiter("lease:raw");
         raw.trySetRate(RateType.OVERALL, LeasedService.HOT_RATE, Duration.ofSeconds(1), Limits.KEY_TTL);
+    }
+
+    /** Writes the grants of the permits spent from now on to {@code log} (null: nowhere). */
+    void recordTo(ReceiptLog log) {
+        receipts.recordTo(log);
     }
 
     BooleanSupplier decider(String name) {

@@ -15,8 +15,9 @@ final class LeaseReport {
                 + "Spring application with its own Redisson client on the same Redis, `ratelimit.backend-timeout=5s`%s. "
                 + "The hot limit: `@RateLimit(rate = 1000000, window = \"1s\", lease = \"%s\")` on one key, beside its "
                 + "twin without a lease and a raw `RRateLimiter` of the same rate; %d callers per JVM in a closed loop, "
-                + "%d rounds of %s, the three in turn. Every allowed decision's call is logged by the wall clock, which "
-                + "Redis's `TIME` reads, and checked against the law by Redis's clock (see below). "
+                + "%d rounds of %s, the three in turn. Every permit spent is logged by the grant it came from, and every "
+                + "allowed call by the wall clock, which Redis's `TIME` reads, and checked against the law by Redis's "
+                + "clock (see below). "
                 + "Reproduce with:\n\n```bash\n%s\n```\n\n",
                 settings.quick() ? " (quick mode: figures are not meaningful)" : "", LeasedService.LEASE,
                 LeaseScenario.THREADS, result.hot().size() / LeaseScenario.HOT.size(),
@@ -28,14 +29,16 @@ final class LeaseReport {
                 + "whatever the rate: 0.02 calls per decision from 10,000 decisions per second per instance on. A "
                 + "shorter lease calls more often and waits for Redis more often; a longer one under-admits more.\n\n");
         md.append("| round | decision | decisions/s, both JVMs | of them this JVM | allowed | script calls per decision "
-                + "| script calls/s | Redis CPU | most spent in 1 s: bound / surely | windows (one per µs) over the rate: by "
-                + "the bound / surely |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                + "| script calls/s | Redis CPU | most spent in 1 s, by grant in Redis's ms / by the calls' µs: bound / surely "
+                + "| windows over the rate, by grant / by the calls' µs: bound / surely |\n"
+                + "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (int i = 0; i < result.hot().size(); i++) {
             row(md, String.valueOf(i / LeaseScenario.HOT.size() + 1), result.hot().get(i));
         }
         md.append("\n| run | decision | decisions/s, both JVMs | of them this JVM | allowed | script calls per decision "
-                + "| script calls/s | Redis CPU | most spent in 1 s: bound / surely | windows (one per µs) over the rate: by "
-                + "the bound / surely |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                + "| script calls/s | Redis CPU | most spent in 1 s, by grant in Redis's ms / by the calls' µs: bound / surely "
+                + "| windows over the rate, by grant / by the calls' µs: bound / surely |\n"
+                + "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         row(md, "above", result.above());
         row(md, "below", result.below());
         row(md, "kill -9", result.killed());
@@ -46,24 +49,28 @@ final class LeaseReport {
                 + "lease, plain decision and refund. Redis CPU: redis-server's CPU time over the run's.\n",
                 LeasedService.NEAR_RATE, LeaseScenario.PACED_THREADS, settings.quick() ? "1 s" : "5 s",
                 result.killedAfterNanos() / 1e9, result.killRunNanos() / 1e9));
-        md.append("\n**The law, checked at spend time by Redis's clock.** A permit is spent somewhere between the start "
-                + "and the end of the call that got it (a leased one inside the call, from the lease in memory; a "
-                + "plain one when Redis granted it). Redis's clock is its `gettimeofday`: the machine's wall clock, "
-                + "to the µs. Each JVM reads that same clock (`Instant.now()`) at both ends of every allowed call and "
-                + "counts them per µs in a file mapped in memory (so a JVM killed with -9 leaves its log); before "
-                + "and after each run, each of 200 `TIME` readings must lie between the wall clock's readings around "
-                + "it, or the run fails. So a spend's µs by Redis's clock lies between its call's two µs, and for "
-                + "every window (a, a + 1 s], one per µs of a, the check counts the spends whose span touches it "
-                + "(the bound: never below the true count) and those whose span lies inside it (surely: never above "
-                + "it). No window over the rate by the bound is a sound 0 violations; one surely over it is a "
-                + "violation; one over it only by the bound is over by calls in flight at its edges: a leased call "
-                + "takes about a µs, but one preempted on the loaded machine or stopped by a GC pause stays open for "
-                + "milliseconds, so at exact saturation a window can stay undecided by a few permits. Why not "
-                + "`System.nanoTime()`: an offset between it and Redis's clock that stays the same would not change "
-                + "the most spends in any window (the law is about every window, and all shift alike), but what "
-                + "proves it stayed the same? `TIME` read between two `nanoTime` readings bounds the offset, and so "
-                + "its change, only to a round trip (40 to 60 µs here), a slack at each window's edges that at "
-                + "saturation holds a few permits; reading Redis's own clock leaves no offset to bound.\n");
+        md.append("\n**The law, checked at spend time by Redis's clock.** The sliding window counts by Redis's clock in "
+                + "milliseconds (its `TIME`, truncated), so the law it keeps is over the windows (n, n + 1 s] of those "
+                + "ms. *By grant:* a decorator around the lease layer in each JVM writes every permit its callers get "
+                + "under the receipt of the grant it came from, to a file mapped in memory (a JVM killed with -9 leaves "
+                + "it). A lease's receipt is its end e, the ms Redis counts it by; it was granted at e - lease, so its "
+                + "permits were spent from e - lease to e (an instance stops spending a lease once the lease period has "
+                + "passed since it sent the call, before Redis read the grant's time). A plain grant's receipt is "
+                + "Redis's µs when it granted. Each window is charged with every permit of each lease that could have "
+                + "been spent in it and of each plain grant inside it: never below the true count, and no timestamp "
+                + "taken around a call, so no window over the rate is a sound 0 violations. Redis counts all those "
+                + "grants at the window's last ms, where free + held = rate, so a window can be over only if a lease was "
+                + "spent outside its span or Redis counted it for less. The calls' timestamps check the span's end: a "
+                + "permit served from a lease during a call that started after the lease's end ms is a violation; one "
+                + "whose call was still open then is not decided by them. *By the calls' µs* (a cross-check, and the "
+                + "only check of the unleased and raw rows, whose permits have no lease): each JVM reads the wall clock, "
+                + "which Redis's `TIME` reads (each of 200 `TIME` readings before and after each run must lie between "
+                + "the wall clock's readings around it, or the run fails), at both ends of every allowed call, and for "
+                + "every window (a, a + 1 s], one per µs of a, counts the spends whose span touches it (the bound: "
+                + "never below the true count) and those whose span lies inside it (surely). At exact saturation the "
+                + "bound is over by calls in flight at a window's edges (a call preempted on the loaded machine or "
+                + "stopped by a GC pause stays open for milliseconds), and a window of µs can hold the grants of two "
+                + "ms one second apart by Redis's clock.\n");
         targets(md, result);
         return md.toString();
     }
@@ -71,11 +78,15 @@ final class LeaseReport {
     private static void row(StringBuilder md, String label, LeaseScenario.Run run) {
         LeaseLoad.Result both = run.both();
         SpendLaw.Result law = run.law();
-        md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,d of %,d | %.4f | %,.0f | %s | %,d / %,d "
-                + "of %,d | %,d / %,d |\n", label, run.decision(), both.perSecond(), run.here().perSecond(),
+        ReceiptLaw.Result byGrant = run.byGrant();
+        boolean leased = byGrant.spent() > 0;
+        md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,d of %,d | %.4f | %,.0f | %s | %s / %,d / %,d "
+                + "of %,d | %s / %,d / %,d |\n", label, run.decision(), both.perSecond(), run.here().perSecond(),
                 both.allowed(), both.decisions(), run.callsPerDecision(), run.callsPerSecond(),
                 run.redisCpu() < 0 ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * run.redisCpu()),
-                law.mostInAWindow(), law.mostSurely(), law.rate(), law.windowsOver(), law.windowsSurelyOver()));
+                leased ? String.format(Locale.ROOT, "%,d", byGrant.mostInAWindow()) : "–", law.mostInAWindow(),
+                law.mostSurely(), law.rate(), leased ? String.format(Locale.ROOT, "%,d", byGrant.windowsOver()) : "–",
+                law.windowsOver(), law.windowsSurelyOver()));
     }
 
     private static void targets(StringBuilder md, LeaseScenario.Result result) {
@@ -110,7 +121,7 @@ final class LeaseReport {
                 String.format(Locale.ROOT, "%.4f (median of the rounds)", calls), calls <= 0.02);
         target(md, "decisions/s of the leased hot limit ≥ 10x its unleased twin's", String.format(Locale.ROOT,
                 "%.1fx (median of the rounds' ratios)", speedUp), speedUp >= 10);
-        law(md, "the law at spend time: 0 violations (hot runs of all three, above, below)", checked);
+        law(md, "the law at spend time: 0 violations (hot runs of all three, above, below)", checked, false);
         target(md, "1 thread: (b) leased decision / (a) raw `tryAcquire` (of the main table: 256 users' limiters) "
                 + "≥ 1.5", String.format(Locale.ROOT,
                 "%.1f (median of %d rounds' ratios)", oneThread, result.oneThreadRatios().size()), oneThread >= 1.5);
@@ -122,7 +133,7 @@ final class LeaseReport {
                 under <= 0.05);
         target(md, "under-admission with demand below the limit (0.9x): 0", String.format(Locale.ROOT,
                 "%,d refused of %,d", refusedBelow, below.decisions()), refusedBelow == 0);
-        law(md, "kill -9 of one JVM mid-run: no violation", List.of(result.killed()));
+        law(md, "kill -9 of one JVM mid-run: no violation", List.of(result.killed()), true);
         target(md, "kill -9: no permit stays held for the dead JVM after its last lease ends (within one lease "
                 + "period of the kill): that grant counts in Redis's window exactly as if all of it had been spent at "
                 + "the lease's end, which the law requires since Redis cannot know what was spent, and leaves the "
@@ -169,17 +180,51 @@ final class LeaseReport {
     }
 
     /**
-     * Met when no window is over the rate by the bound; missed when one surely is; else not decided at the check's
-     * resolution (the calls that straddle a window's edges), with the most any window is over by the bound.
+     * The law over {@code runs}: the leased ones by grant in Redis's ms ({@link ReceiptLaw}: met when no window is
+     * over the rate, every allowed permit is placed by its grant, and none was surely spent after its lease's end), the
+     * others by the calls' µs ({@link SpendLaw}: met when no window is over the rate by the bound, missed when one
+     * surely is). {@code killed}: one JVM's allowed permits are not known, only its grants.
      */
-    private static void law(StringBuilder md, String target, List<LeaseScenario.Run> runs) {
-        long over = runs.stream().mapToLong(run -> run.law().windowsOver()).sum();
-        long surely = runs.stream().mapToLong(run -> run.law().windowsSurelyOver()).sum();
-        long excess = runs.stream().mapToLong(run -> run.law().mostInAWindow() - run.law().rate()).max().orElse(0);
-        String measured = String.format(Locale.ROOT, "windows of 1 s (one per µs) surely over the rate: %,d; over it "
-                + "by the bound: %,d%s", surely, over, over > 0 ? String.format(Locale.ROOT, " (at most %,d permits "
-                        + "over)", excess) : "");
-        target(md, target, measured, surely > 0 ? "✘" : over > 0 ? "not decided: over only by calls in flight at a window's edges" : "✔");
+    private static void law(StringBuilder md, String target, List<LeaseScenario.Run> runs, boolean killed) {
+        long overByGrant = 0;
+        long most = Long.MIN_VALUE;
+        long placed = 0;
+        long allowed = 0;
+        long unplaced = 0;
+        long served = 0;
+        long open = 0;
+        long after = 0;
+        long overBySpan = 0;
+        long surelyBySpan = 0;
+        for (LeaseScenario.Run run : runs) {
+            ReceiptLaw.Result byGrant = run.byGrant();
+            surelyBySpan += run.law().windowsSurelyOver();
+            if (byGrant.spent() == 0) {
+                overBySpan += run.law().windowsOver();
+                continue;
+            }
+            overByGrant += byGrant.windowsOver();
+            most = Math.max(most, byGrant.mostInAWindow() - byGrant.rate());
+            placed += byGrant.spent();
+            allowed += run.both().allowed();
+            unplaced += byGrant.unplaced();
+            served += byGrant.servedInCall();
+            open += byGrant.openAtLeaseEnd();
+            after += byGrant.afterLeaseEnd();
+        }
+        boolean allPlaced = unplaced == 0 && (killed ? placed >= allowed : placed == allowed);
+        String measured = String.format(Locale.ROOT, "leased, by grant in Redis's ms: windows of 1 s over the rate "
+                + "%,d (the fullest %s the rate); permits placed by their grant %,d of %,d allowed%s; of %,d served "
+                + "from a lease during their call, %,d surely after their lease's end, %,d with the call still open "
+                + "then. Windows of 1 s (one per µs) surely over the rate by the calls' µs: %,d%s", overByGrant,
+                most == Long.MIN_VALUE ? "no leased run:" : most == 0 ? "at" : most < 0 ? String.format(Locale.ROOT, "%,d under", -most)
+                        : String.format(Locale.ROOT, "%,d over", most),
+                placed, allowed, killed ? " by the survivor (the killed JVM's are not counted)" : "", served, after,
+                open, surelyBySpan, overBySpan > 0 ? String.format(Locale.ROOT, "; unleased runs over by the bound: "
+                        + "%,d", overBySpan) : "");
+        String met = overByGrant > 0 || after > 0 || surelyBySpan > 0 ? "✘"
+                : !allPlaced || overBySpan > 0 ? "not decided" : "✔";
+        target(md, target, measured, met);
     }
 
     private static void target(StringBuilder md, String target, String measured, boolean met) {

@@ -39,7 +39,7 @@ final class LeaseScenario {
      * @param redisCpu redis-server's CPU time over the run's wall time
      */
     record Run(String decision, LeaseLoad.Result here, LeaseLoad.Result there, long scriptCalls, double redisCpu,
-            SpendLaw.Result law) {
+            SpendLaw.Result law, ReceiptLaw.Result byGrant) {
 
         LeaseLoad.Result both() {
             return here.plus(there);
@@ -157,11 +157,15 @@ final class LeaseScenario {
         long cpu = redis.cpuNanos();
         there.run(decision, threads, nanos, perSecondThere, window.startAt(), thereLog, window.originMicros(),
                 window.spanMicros());
-        try (SpendLog log = window.create(hereLog)) {
+        try (SpendLog log = window.create(hereLog); ReceiptLog receipts = window.receipts(hereLog)) {
+            here.recordTo(receipts);
             LeaseLoad.Result mine = LeaseLoad.run(here.decider(decision), threads, window.startAt(), nanos,
                     perSecondHere, log);
             LeaseLoad.Result theirs = there.result();
-            return finish(decision, mine, theirs, before, cpu, log, thereLog, window);
+            return finish(decision, mine, theirs, before, cpu, log, receipts, thereLog, window);
+        }
+        finally {
+            here.recordTo(null);
         }
     }
 
@@ -176,7 +180,8 @@ final class LeaseScenario {
         long startAt = window.startAt();
         there.run("near:kill", PACED_THREADS, nanos, rate * 11 / 20, startAt, thereLog, window.originMicros(),
                 window.spanMicros());
-        try (SpendLog log = window.create(hereLog)) {
+        try (SpendLog log = window.create(hereLog); ReceiptLog receipts = window.receipts(hereLog)) {
+            here.recordTo(receipts);
             Thread killer = new Thread(() -> {
                 try {
                     Thread.sleep(Math.max(0, (startAt + killAfter - System.nanoTime()) / 1_000_000));
@@ -195,12 +200,15 @@ final class LeaseScenario {
             survivorAfterKill = log.startedBetween(started + killAfter / 1_000 + 1_000_000
                     + LeasedService.LEASE_MILLIS * 1_000, started + nanos / 1_000);
             LeaseLoad.Result nothing = new LeaseLoad.Result(0, 0, 0, 0, null);
-            return finish("near:kill", mine, nothing, before, cpu, log, thereLog, window);
+            return finish("near:kill", mine, nothing, before, cpu, log, receipts, thereLog, window);
+        }
+        finally {
+            here.recordTo(null);
         }
     }
 
     private Run finish(String decision, LeaseLoad.Result mine, LeaseLoad.Result theirs, CommandStats before,
-            long cpu, SpendLog mineLog, Path thereLog, Window window) {
+            long cpu, SpendLog mineLog, ReceiptLog mineReceipts, Path thereLog, Window window) {
         if (mine.errors() + theirs.errors() > 0) {
             throw new IllegalStateException("Leases, " + decision + ": " + (mine.errors() + theirs.errors())
                     + " decisions failed", mine.firstError());
@@ -211,11 +219,16 @@ final class LeaseScenario {
         SpendLaw.requireSameClock(redis);
         long rate = decision.startsWith("near:") ? LeasedService.NEAR_RATE : LeasedService.HOT_RATE;
         SpendLaw.Result law;
-        try (SpendLog theirsLog = SpendLog.open(thereLog, window.originMicros(), window.spanMicros())) {
+        ReceiptLaw.Result byGrant;
+        try (SpendLog theirsLog = SpendLog.open(thereLog, window.originMicros(), window.spanMicros());
+                ReceiptLog theirReceipts = ReceiptLog.forRun(thereLog, window.originMicros(), window.spanMicros(),
+                        false)) {
             law = SpendLaw.check(List.of(mineLog, theirsLog), rate, 1_000_000);
+            byGrant = ReceiptLaw.check(List.of(mineReceipts, theirReceipts), rate, 1_000,
+                    LeasedService.LEASE_MILLIS);
         }
         return new Run(decision, mine, theirs, delta.calls("evalsha") + delta.calls("eval"),
-                redisCpu < 0 ? -1 : redisCpu / (double) elapsed, law);
+                redisCpu < 0 ? -1 : redisCpu / (double) elapsed, law, byGrant);
     }
 
     /**
@@ -238,6 +251,10 @@ final class LeaseScenario {
 
         SpendLog create(Path file) {
             return SpendLog.create(file, originMicros, spanMicros);
+        }
+
+        ReceiptLog receipts(Path spendLog) {
+            return ReceiptLog.forRun(spendLog, originMicros, spanMicros, true);
         }
     }
 

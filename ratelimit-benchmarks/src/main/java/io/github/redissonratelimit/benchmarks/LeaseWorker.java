@@ -30,14 +30,20 @@ public final class LeaseWorker {
         String line;
         while ((line = in.readLine()) != null && !line.equals("exit")) {
             String[] words = line.split(" ");
-            try (SpendLog log = SpendLog.create(Path.of(words[6]), Long.parseLong(words[7]),
-                    Long.parseLong(words[8]))) {
+            long origin = Long.parseLong(words[7]);
+            long span = Long.parseLong(words[8]);
+            try (SpendLog log = SpendLog.create(Path.of(words[6]), origin, span);
+                    ReceiptLog receipts = ReceiptLog.forRun(Path.of(words[6]), origin, span, true)) {
+                deciders.recordTo(receipts);
                 LeaseLoad.Result result = LeaseLoad.run(deciders.decider(words[1]), Integer.parseInt(words[2]),
                         Long.parseLong(words[5]), Long.parseLong(words[3]), Long.parseLong(words[4]), log);
                 System.out.println("done " + result.line());
             }
             catch (RuntimeException ex) {
                 System.out.println("error " + ex);
+            }
+            finally {
+                deciders.recordTo(null);
             }
         }
         app.close();
