@@ -34,11 +34,14 @@ final class HttpScenario {
     static final List<Integer> CONNECTIONS = List.of(1, 16, 64);
 
     /**
-     * Rounds with the leased endpoint (the lease targets): on the 2 CPUs the client, Tomcat and Redis share, one
-     * round's ratio to the unlimited twin moves by about 0.15 either way, and the median of this many stays within a
-     * few hundredths of it.
+     * Rounds with the leased endpoint (the lease targets), of {@link #LEASE_RUN} per endpoint: on the 2 CPUs the
+     * client, Tomcat and Redis share with whatever else runs, one round's ratio to the unlimited twin moves by 0.2 to
+     * 0.3 either way, from bursts of load at the scale of a second; shorter runs pair closer in time, and more of them
+     * narrow the median.
      */
-    static final int LEASE_ROUNDS = 12;
+    static final int LEASE_ROUNDS = 24;
+
+    static final Duration LEASE_RUN = Duration.ofMillis(400);
 
     /** What runs the endpoints with the leased one alone ({@link #runAlone}). */
     static final String COMMAND = "./mvnw -q -pl ratelimit-benchmarks -am -DskipTests package exec:exec "
@@ -142,8 +145,10 @@ final class HttpScenario {
             List<Contender> endpoints = withLease ? List.of(leased, unlimited, limited, oneRedisCall)
                     : List.of(limited, unlimited, oneRedisCall);
             int rounds = Math.max(1, settings.rounds() / 4);
+            Duration run = settings.run();
             if (withLease && !settings.quick()) {
-                rounds = Math.max(LEASE_ROUNDS, rounds);
+                rounds = LEASE_ROUNDS;
+                run = LEASE_RUN;
             }
             for (int connections : CONNECTIONS) {
                 BenchmarkMain.log("HTTP, " + connections + " connection(s)");
@@ -160,11 +165,11 @@ final class HttpScenario {
                         // reversed every other round: each endpoint runs as often before its neighbours as after
                         Contender endpoint = endpoints.get(round % 2 == 0 ? i : endpoints.size() - 1 - i);
                         CommandStats before = redis.commandStats();
-                        LoadRun.Result run = checked(LoadRun.run(endpoint, connections, settings.run()));
+                        LoadRun.Result result = checked(LoadRun.run(endpoint, connections, run));
                         CommandStats spent = redis.commandStats().minus(before).without("info");
-                        runs.computeIfAbsent(endpoint, e -> new ArrayList<>()).add(run);
+                        runs.computeIfAbsent(endpoint, e -> new ArrayList<>()).add(result);
                         redisMicros.computeIfAbsent(endpoint, e -> new ArrayList<>())
-                                .add(spent.totalMicros() / (double) run.decisions());
+                                .add(spent.totalMicros() / (double) result.decisions());
                     }
                 }
                 results.add(new Result(connections, new Runs(runs.get(limited), redisMicros.get(limited)),
