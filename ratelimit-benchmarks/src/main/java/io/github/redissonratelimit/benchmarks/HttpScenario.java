@@ -9,8 +9,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import org.redisson.api.RedissonClient;
 import org.springframework.boot.web.context.WebServerApplicationContext;
@@ -21,12 +23,25 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**
  * Goal 5 of the performance issue: the same request to a limited endpoint and to its unlimited twin, same JVM,
- * same Redis, at several connection counts, closed loop; rounds alternate the endpoints so that drift hits
- * all alike; a third twin makes one Redisson {@code GET}, what one Redis round trip costs the application. The client is the JDK's {@link HttpClient} (HTTP/1.1, keep-alive), one thread per connection.
+ * same Redis, at several connection counts, closed loop; a third twin makes one Redisson {@code GET}, what one Redis
+ * round trip costs the application. The client is the JDK's {@link HttpClient} (HTTP/1.1, keep-alive), one thread per
+ * connection. In each round the unlimited twin runs next to the limited endpoints (the order reversed every other
+ * round), so that a limited endpoint's ratio to it is taken per round, over runs a second apart: on a machine whose
+ * load moves from second to second, a ratio of medians taken over a whole minute moves with it.
  */
 final class HttpScenario {
 
     static final List<Integer> CONNECTIONS = List.of(1, 16, 64);
+
+    /**
+     * Rounds with the leased endpoint (the lease targets), of {@link #LEASE_RUN} per endpoint: on the 2 CPUs the
+     * client, Tomcat and Redis share with whatever else runs, one round's ratio to the unlimited twin moves by 0.2 to
+     * 0.3 either way, from bursts of load at the scale of a second; shorter runs pair closer in time, and more of them
+     * narrow the median.
+     */
+    static final int LEASE_ROUNDS = 24;
+
+    static final Duration LEASE_RUN = Duration.ofMillis(400);
 
     /** What runs the endpoints with the leased one alone ({@link #runAlone}). */
     static final String COMMAND = "./mvnw -q -pl ratelimit-benchmarks -am -DskipTests package exec:exec "
@@ -59,6 +74,15 @@ final class HttpScenario {
      * @param leased the limited endpoint with a lease, on one global limit, or null when not run
      */
     record Result(int connections, Runs limited, Runs unlimited, Runs oneRedisCall, Runs leased) {
+
+        /** Per round, {@code endpoint}'s requests per second over the unlimited twin's run next to it. */
+        List<Double> ratiosToUnlimited(Runs endpoint) {
+            List<Double> ratios = new ArrayList<>();
+            for (int round = 0; round < endpoint.rounds().size(); round++) {
+                ratios.add(endpoint.rounds().get(round).perSecond() / unlimited.rounds().get(round).perSecond());
+            }
+            return ratios;
+        }
     }
 
     /**
@@ -90,6 +114,13 @@ final class HttpScenario {
                         runs.get(i).medianMicros(0.99)));
             }
         }
+        md.append("\nEach round's leased / unlimited requests per second, in the order run:\n\n");
+        for (Result result : results) {
+            md.append(result.connections()).append(" connection(s):");
+            result.ratiosToUnlimited(result.leased())
+                    .forEach(ratio -> md.append(String.format(Locale.ROOT, " %.2f", ratio)));
+            md.append('\n');
+        }
         System.out.println(md);
         System.out.println("load average before / after: " + loadBefore + " / " + Machine.loadAverage() + "; "
                 + Duration.between(started, Instant.now()).toSeconds() + " s");
@@ -109,10 +140,16 @@ final class HttpScenario {
             Contender limited = new Endpoint(client, port, "limited");
             Contender unlimited = new Endpoint(client, port, "unlimited");
             Contender oneRedisCall = new Endpoint(client, port, "redis");
-            List<Contender> endpoints = withLease
-                    ? List.of(limited, unlimited, oneRedisCall, new Endpoint(client, port, "leased"))
+            Contender leased = new Endpoint(client, port, "leased");
+            // the unlimited twin next to each limited endpoint it is compared with
+            List<Contender> endpoints = withLease ? List.of(leased, unlimited, limited, oneRedisCall)
                     : List.of(limited, unlimited, oneRedisCall);
             int rounds = Math.max(1, settings.rounds() / 4);
+            Duration run = settings.run();
+            if (withLease && !settings.quick()) {
+                rounds = LEASE_ROUNDS;
+                run = LEASE_RUN;
+            }
             for (int connections : CONNECTIONS) {
                 BenchmarkMain.log("HTTP, " + connections + " connection(s)");
                 for (int user = 0; user < Users.COUNT; user++) {
@@ -121,26 +158,24 @@ final class HttpScenario {
                 for (Contender endpoint : endpoints) {
                     LoadRun.run(endpoint, connections, settings.warmup().dividedBy(4));
                 }
-                List<List<LoadRun.Result>> runs = new ArrayList<>();
-                List<List<Double>> redisMicros = new ArrayList<>();
-                for (int i = 0; i < endpoints.size(); i++) {
-                    runs.add(new ArrayList<>());
-                    redisMicros.add(new ArrayList<>());
-                }
+                Map<Contender, List<LoadRun.Result>> runs = new HashMap<>();
+                Map<Contender, List<Double>> redisMicros = new HashMap<>();
                 for (int round = 0; round < rounds; round++) {
                     for (int i = 0; i < endpoints.size(); i++) {
-                        // a different endpoint goes first in each round: drift spreads evenly
-                        int endpoint = (i + round) % endpoints.size();
+                        // reversed every other round: each endpoint runs as often before its neighbours as after
+                        Contender endpoint = endpoints.get(round % 2 == 0 ? i : endpoints.size() - 1 - i);
                         CommandStats before = redis.commandStats();
-                        LoadRun.Result run = checked(LoadRun.run(endpoints.get(endpoint), connections, settings.run()));
+                        LoadRun.Result result = checked(LoadRun.run(endpoint, connections, run));
                         CommandStats spent = redis.commandStats().minus(before).without("info");
-                        runs.get(endpoint).add(run);
-                        redisMicros.get(endpoint).add(spent.totalMicros() / (double) run.decisions());
+                        runs.computeIfAbsent(endpoint, e -> new ArrayList<>()).add(result);
+                        redisMicros.computeIfAbsent(endpoint, e -> new ArrayList<>())
+                                .add(spent.totalMicros() / (double) result.decisions());
                     }
                 }
-                results.add(new Result(connections, new Runs(runs.get(0), redisMicros.get(0)),
-                        new Runs(runs.get(1), redisMicros.get(1)), new Runs(runs.get(2), redisMicros.get(2)),
-                        withLease ? new Runs(runs.get(3), redisMicros.get(3)) : null));
+                results.add(new Result(connections, new Runs(runs.get(limited), redisMicros.get(limited)),
+                        new Runs(runs.get(unlimited), redisMicros.get(unlimited)),
+                        new Runs(runs.get(oneRedisCall), redisMicros.get(oneRedisCall)),
+                        withLease ? new Runs(runs.get(leased), redisMicros.get(leased)) : null));
             }
         }
         return results;

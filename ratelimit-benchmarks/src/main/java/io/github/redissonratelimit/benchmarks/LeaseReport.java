@@ -157,18 +157,24 @@ final class LeaseReport {
                 + "`.\n");
     }
 
-    /** The targets' rows of the HTTP endpoints with a lease. */
+    /**
+     * The targets' rows of the HTTP endpoints with a lease: requests per second as the median of the rounds' ratios
+     * to the unlimited twin's run next to it, with their interquartile range and their extremes.
+     */
     static void http(StringBuilder md, List<HttpScenario.Result> http) {
         for (HttpScenario.Result row : http) {
             double unlimited = row.unlimited().medianMicros(0.5);
             double added = row.leased().medianMicros(0.5) - unlimited;
             double get = row.oneRedisCall().medianMicros(0.5) - unlimited;
-            double share = row.leased().medianPerSecond() / row.unlimited().medianPerSecond();
+            List<Double> ratios = row.ratiosToUnlimited(row.leased());
+            double share = Stats.median(ratios);
             double plain = row.limited().medianMicros(0.5) - unlimited;
             String measured = String.format(Locale.ROOT, "added p50 %.0f µs (one `GET` %.0f, unleased %.0f); "
-                    + "%,.0f req/s = %.2fx the unlimited twin's (unleased %.2fx)", added, get, plain,
-                    row.leased().medianPerSecond(), share,
-                    row.limited().medianPerSecond() / row.unlimited().medianPerSecond());
+                    + "%,.0f req/s, %.2fx the unlimited twin's (median of %d rounds' ratios to the twin's run next to "
+                    + "it; interquartile %.2f-%.2f, all %.2f-%.2f; unleased %.2fx)", added, get, plain,
+                    row.leased().medianPerSecond(), share, ratios.size(), Stats.percentile(ratios, 0.25),
+                    Stats.percentile(ratios, 0.75), Stats.percentile(ratios, 0), Stats.percentile(ratios, 1),
+                    Stats.median(row.ratiosToUnlimited(row.limited())));
             if (row.connections() == 1) {
                 target(md, "HTTP, 1 connection: added p50 with a lease below one `GET`'s", measured, added < get);
             }

@@ -5,9 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -49,6 +51,8 @@ abstract class RateLimitAspectSupport {
     private final Charges charges;
     private final LimitAnswers answers;
     private volatile LimitOverrides overrides = new LimitOverrides();
+    /** The limiter names of the keys that are the same for every call of their limit: no more than limits declared. */
+    private final Map<String, String> constantKeyNames = new ConcurrentHashMap<>();
     /** The lease of the last leased call, a value: the limits of an application have few lease periods. */
     private volatile AcquireRequest.Lease lastLease;
 
@@ -130,14 +134,32 @@ abstract class RateLimitAspectSupport {
         }
         RateLimitOperation operation = declared.forCall(target, targetClass, args);
         long permits = operation.permitsFor(target, targetClass, args);
-        return permits > 0 ? limitCall(operation, operation.resolveKey(target, targetClass, args), permits) : null;
+        if (permits <= 0) {
+            return null;
+        }
+        String key = operation.resolveKey(target, targetClass, args);
+        return limitCall(operation, key, operation.constantKey() != null ? constantKeyName(key)
+                : stack.obtain().limiterName(key), permits);
+    }
+
+    /** A key the same for every call of its limit (a global limit) is named once, not once per call. */
+    private String constantKeyName(String key) {
+        String name = constantKeyNames.get(key);
+        if (name == null) {
+            name = stack.obtain().limiterName(key);
+            constantKeyNames.put(key, name);
+        }
+        return name;
     }
 
     /** One limit of one call: the operation with the call's key and permits, and the request the stack is asked. */
     LimitCall limitCall(RateLimitOperation operation, String key, long permits) {
-        return new LimitCall(operation, key, new AcquireRequest(stack.obtain().limiterName(key), operation.spec(),
-                permits, answers.policyOf(operation), operation.shadow(), operation.waitTimeout(), null,
-                leaseOf(operation)));
+        return limitCall(operation, key, stack.obtain().limiterName(key), permits);
+    }
+
+    private LimitCall limitCall(RateLimitOperation operation, String key, String limiterName, long permits) {
+        return new LimitCall(operation, key, new AcquireRequest(limiterName, operation.spec(), permits,
+                answers.policyOf(operation), operation.shadow(), operation.waitTimeout(), null, leaseOf(operation)));
     }
 
     /** The lease a call of {@code operation} asks for, or null: the last one made when it has the same period. */

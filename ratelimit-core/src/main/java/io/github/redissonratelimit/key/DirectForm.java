@@ -83,6 +83,11 @@ final class DirectForm {
         return index < count ? index : -1;
     }
 
+    /** The key of every call when the expression is one text literal; else null. */
+    String literal() {
+        return parts.length == 1 && parts[0] instanceof String literal ? literal : null;
+    }
+
     Object evaluate(Object[] args) {
         if (parts.length == 1) {
             if (parts[0] instanceof String literal) {

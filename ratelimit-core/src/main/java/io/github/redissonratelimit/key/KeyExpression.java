@@ -9,6 +9,15 @@ public final class KeyExpression extends DeclaredExpression {
         super(expression);
     }
 
+    /**
+     * The key of every call when the expression is text alone ({@code 'checkout'}), which {@link #evaluate} returns
+     * for each; else null.
+     */
+    public String constant() {
+        String literal = expression.literal();
+        return literal == null || literal.isBlank() ? null : literal;
+    }
+
     /** The key for one call; never null or blank, and no part of it a null value written as {@code null}. */
     public String evaluate(Object target, Class<?> targetClass, Object[] args) {
         Object value;

@@ -39,6 +39,11 @@ final class MethodExpression {
                 ? DirectForm.of(spel.getAST(), parameterNames, method.getParameterCount()) : null;
     }
 
+    /** The value of every call when the expression is one text literal ({@link DirectForm#literal}); else null. */
+    String literal() {
+        return direct == null ? null : direct.literal();
+    }
+
     /** @throws RuntimeException whatever SpEL throws */
     Object evaluate(Object target, Class<?> targetClass, Object[] args) {
         if (direct != null) {

@@ -72,14 +72,33 @@ final class LimiterLease {
      * Takes {@code permits} from the lease if it holds them and may still spend them; records the spend. Null when it
      * cannot.
      */
-    synchronized Decision take(long permits) {
-        lastRequestNanos = System.nanoTime();
-        if (dropped || left < permits || System.nanoTime() - endNanos >= 0) {
-            return null;
+    Decision take(long permits) {
+        long available;
+        Duration nextIn;
+        String granted;
+        synchronized (this) {
+            if (!takeAt(permits, System.nanoTime())) {
+                return null;
+            }
+            available = available();
+            nextIn = next;
+            granted = receipt;
+        }
+        return granted(available, nextIn, granted);
+    }
+
+    /**
+     * Takes {@code permits} when the lease holds them and may still spend them at {@code now}, read under the lock (a
+     * caller that waited for it must not spend after the lease's end); records the spend and the request.
+     */
+    private boolean takeAt(long permits, long now) {
+        lastRequestNanos = now;
+        if (dropped || left < permits || now - endNanos >= 0) {
+            return false;
         }
         left -= permits;
         spent += permits;
-        return new Decision(true, Duration.ZERO, state(), false, receipt);
+        return true;
     }
 
     /** Puts back permits a call took from the live lease {@code granted} and did not use; false when it ended. */
@@ -100,21 +119,30 @@ final class LimiterLease {
     CompletionStage<Decision> acquire(AcquireRequest request) {
         CompletableFuture<Decision> under;
         CompletableFuture<Decision> mine = null;
-        Decision taken;
+        boolean took;
+        long available = 0;
+        Duration nextIn = null;
+        String granted = null;
         Unspent unspent = null;
         long wanted = 0;
         synchronized (this) {
-            taken = take(request.permits());
-            under = fetching;
+            // one clock read, in the lock: the hit holds it as briefly as it can, and its decision is made after
             long now = System.nanoTime();
+            took = takeAt(request.permits(), now);
+            if (took) {
+                available = available();
+                nextIn = next;
+                granted = receipt;
+            }
+            under = fetching;
             // the demand is measured only when a call may be asked: not on the common hit
-            boolean mayAsk = under == null && !dropped && (taken == null || (!askedAhead && runningOut(now)));
+            boolean mayAsk = under == null && !dropped && (!took || (!askedAhead && runningOut(now)));
             long demand = mayAsk ? size(request.permits(), now) : 0;
-            if (mayAsk && (taken == null || demand > request.permits())) {
-                if (taken == null) {
+            if (mayAsk && (!took || demand > request.permits())) {
+                if (!took) {
                     unspent = endNow();
                 }
-                askedAhead = taken != null;
+                askedAhead = took;
                 wanted = demand;
                 spanStartNanos = now;
                 spent = 0;
@@ -122,12 +150,12 @@ final class LimiterLease {
                 fetching = mine;
             }
         }
-        if (taken != null) {
+        if (took) {
             calls.hit();
             if (mine != null) {
                 fetch(request, wanted, mine, true);
             }
-            return CompletableFuture.completedFuture(taken);
+            return CompletableFuture.completedFuture(granted(available, nextIn, granted));
         }
         giveBack(unspent);
         if (mine != null) {
@@ -308,7 +336,16 @@ final class LimiterLease {
 
     /** What Redis's last answer said was free, plus what this instance holds, never more than the rate. */
     private LimitState state() {
-        return new LimitState(Math.min(spec.rate(), free + left), next);
+        return new LimitState(available(), next);
+    }
+
+    private long available() {
+        return Math.min(spec.rate(), free + left);
+    }
+
+    /** A grant from the lease, leaving {@code available} permits, the next free in {@code nextIn}. */
+    private static Decision granted(long available, Duration nextIn, String receipt) {
+        return new Decision(true, Duration.ZERO, new LimitState(available, nextIn), false, receipt);
     }
 
     /** Permits a lease did not spend, and the receipt that gives them back. */

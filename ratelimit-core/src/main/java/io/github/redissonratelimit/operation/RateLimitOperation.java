@@ -207,6 +207,14 @@ public final class RateLimitOperation {
      * The logical key of one call: the evaluated expression, or {@link #name()} without one.
      * @throws RateLimitKeyException naming this limit, when the expression gives no key
      */
+    /**
+     * The key {@link #resolveKey} gives every call when it does not depend on the call (no key expression: the name;
+     * a key of text alone); else null.
+     */
+    public String constantKey() {
+        return key == null ? name : key.constant();
+    }
+
     public String resolveKey(Object target, Class<?> targetClass, Object[] args) {
         if (key == null) {
             return name;

@@ -117,9 +117,10 @@ public final class RateLimitHeaders {
     }
 
     private void renderIetf(Collection<ResponseLimits.Entry> entries, BiConsumer<String, String> headers) {
-        // one limit, the common case, reports its policy item as rendered once
+        // one limit, the common case, reports its policy item as rendered once, and its limit item made in one piece
         String policy = null;
         StringBuilder policies = null;
+        String limit = null;
         StringBuilder limits = null;
         for (ResponseLimits.Entry entry : entries) {
             RateLimitOutcome outcome = entry.outcome();
@@ -133,16 +134,21 @@ public final class RateLimitHeaders {
             }
             Remaining left = remaining(entry);
             if (left != null) {
-                limits = limits == null ? new StringBuilder(item.name().length() + 32) : limits.append(", ");
-                limits.append(item.name()).append(";r=").append(left.permits());
-                if (left.resetSeconds() > 0) {
-                    limits.append(";t=").append(left.resetSeconds());
+                String limitItem = left.resetSeconds() > 0
+                        ? item.name() + ";r=" + left.permits() + ";t=" + left.resetSeconds()
+                        : item.name() + ";r=" + left.permits();
+                if (limit == null) {
+                    limit = limitItem;
+                }
+                else {
+                    limits = limits == null ? new StringBuilder(limit.length() * 3).append(limit) : limits;
+                    limits.append(", ").append(limitItem);
                 }
             }
         }
         headers.accept(policyHeader, policies == null ? policy : policies.toString());
-        if (limits != null) {
-            headers.accept(limitHeader, limits.toString());
+        if (limit != null) {
+            headers.accept(limitHeader, limits == null ? limit : limits.toString());
         }
     }
 
