@@ -1,14 +1,6 @@
 package io.github.redissonratelimit.benchmarks;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The permits one JVM spent in a run, by the grant they came from, as each decision's receipt names it in Redis's
@@ -21,22 +13,17 @@ import java.nio.file.StandardOpenOption;
  */
 final class ReceiptLog implements AutoCloseable {
 
-    private static final VarHandle COUNTS = MethodHandles.byteBufferViewVarHandle(int[].class,
-            ByteOrder.nativeOrder());
-
     private static final int UNPLACED = 0;
     private static final int AFTER_LEASE_END = 1;
     private static final int OPEN_AT_LEASE_END = 2;
     private static final int SERVED_IN_CALL = 3;
     private static final int COUNTERS = 4;
 
-    private final FileChannel channel;
-    private final MappedByteBuffer counts;
+    private final MappedCounts counts;
     private final long originMillis;
     private final int buckets;
 
-    private ReceiptLog(FileChannel channel, MappedByteBuffer counts, long originMillis, int buckets) {
-        this.channel = channel;
+    private ReceiptLog(MappedCounts counts, long originMillis, int buckets) {
         this.counts = counts;
         this.originMillis = originMillis;
         this.buckets = buckets;
@@ -58,17 +45,7 @@ final class ReceiptLog implements AutoCloseable {
 
     private static ReceiptLog map(Path file, long originMillis, long spanMillis, boolean create) {
         int buckets = Math.toIntExact(spanMillis + 1);
-        try {
-            FileChannel channel = create
-                    ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                            StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 4L * (COUNTERS + 2L * buckets));
-            return new ReceiptLog(channel, mapped, originMillis, buckets);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return new ReceiptLog(MappedCounts.map(file, COUNTERS + 2L * buckets, create), originMillis, buckets);
     }
 
     /**
@@ -117,11 +94,11 @@ final class ReceiptLog implements AutoCloseable {
     }
 
     private void add(int index, int amount) {
-        COUNTS.getAndAdd(counts, 4 * index, amount);
+        counts.add(index, amount);
     }
 
     private int at(int index) {
-        return (int) COUNTS.getVolatile(counts, 4 * index);
+        return counts.at(index);
     }
 
     private int bucket(long millis) {
@@ -172,11 +149,6 @@ final class ReceiptLog implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            channel.close();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        counts.close();
     }
 }

@@ -1,14 +1,6 @@
 package io.github.redissonratelimit.benchmarks;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 
 /**
@@ -20,16 +12,11 @@ import java.time.Instant;
  */
 final class SpendLog implements AutoCloseable {
 
-    private static final VarHandle COUNTS = MethodHandles.byteBufferViewVarHandle(int[].class,
-            ByteOrder.nativeOrder());
-
-    private final FileChannel channel;
-    private final MappedByteBuffer counts;
+    private final MappedCounts counts;
     private final long originMicros;
     private final int buckets;
 
-    private SpendLog(FileChannel channel, MappedByteBuffer counts, long originMicros, int buckets) {
-        this.channel = channel;
+    private SpendLog(MappedCounts counts, long originMicros, int buckets) {
         this.counts = counts;
         this.originMicros = originMicros;
         this.buckets = buckets;
@@ -57,17 +44,7 @@ final class SpendLog implements AutoCloseable {
 
     private static SpendLog map(Path file, long originMicros, long spanMicros, boolean create) {
         int buckets = Math.toIntExact(spanMicros + 1);
-        try {
-            FileChannel channel = create
-                    ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                            StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 8L * buckets);
-            return new SpendLog(channel, mapped, originMicros, buckets);
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return new SpendLog(MappedCounts.map(file, 2L * buckets, create), originMicros, buckets);
     }
 
     /** A permit spent between {@code startNanos} and {@code endNanos} of the wall clock; any thread. */
@@ -77,7 +54,7 @@ final class SpendLog implements AutoCloseable {
     }
 
     private void bump(int index) {
-        COUNTS.getAndAdd(counts, 4 * index, 1);
+        counts.add(index, 1);
     }
 
     private int bucket(long nanos) {
@@ -98,12 +75,12 @@ final class SpendLog implements AutoCloseable {
 
     /** Spends whose call started in µs {@code bucket} from the origin. */
     int startsAt(int bucket) {
-        return (int) COUNTS.getVolatile(counts, 4 * bucket);
+        return counts.at(bucket);
     }
 
     /** Spends whose call ended in µs {@code bucket} from the origin. */
     int endsAt(int bucket) {
-        return (int) COUNTS.getVolatile(counts, 4 * (buckets + bucket));
+        return counts.at(buckets + bucket);
     }
 
     /** Spends whose call started from {@code fromMicros} (inclusive) to {@code toMicros} (exclusive), wall clock. */
@@ -117,11 +94,6 @@ final class SpendLog implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            channel.close();
-        }
-        catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        counts.close();
     }
 }
