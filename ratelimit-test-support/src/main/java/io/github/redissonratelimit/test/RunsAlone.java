@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * A test class that must have the machine to itself: it loads the CPUs on purpose, or what it asserts depends on
- * deadlines that a busy machine misses. The build runs a module's other test classes in two JVMs at once and the
- * classes tagged {@value #TAG} afterwards, one at a time (the surefire execution {@code alone} of the module's pom).
+ * deadlines that a busy machine misses. A module that runs its test classes in two JVMs at once (ratelimit-core)
+ * runs the classes tagged {@value #TAG} afterwards, one at a time (the surefire execution {@code alone} of its pom).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
