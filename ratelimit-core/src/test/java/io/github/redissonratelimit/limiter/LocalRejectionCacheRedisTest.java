@@ -25,14 +25,17 @@ import org.redisson.client.codec.LongCodec;
 import io.github.redissonratelimit.annotation.RateLimitMode;
 import io.github.redissonratelimit.naming.LimiterNaming;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.RunsAlone;
 import io.github.redissonratelimit.test.redis.CommandStats;
 import io.github.redissonratelimit.test.redis.RealRedisExtension;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 
 /**
  * The flood shortcut on a real Redis: many threads flood one limiter; every rejection made from memory is
- * checked against the limiter's state in Redis, and no sliding window ever holds more grants than the rate.
+ * checked against the limiter's state in Redis, and no sliding window ever holds more grants than the rate. Alone: it
+ * compares the grants of two floods run one after the other, which a second JVM taking the CPUs in one of them skews.
  */
+@RunsAlone
 @ExtendWith(RealRedisExtension.class)
 class LocalRejectionCacheRedisTest {
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.github.redissonratelimit.local.TwoInstances.Answer;
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.test.RunsAlone;
 import io.github.redissonratelimit.test.redis.RedisClusterProcess;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedisSentinelProcess;
@@ -20,6 +21,7 @@ import io.github.redissonratelimit.test.redis.RedisSentinelProcess;
  * Sentinel master, or the cluster master of some of the keys, SIGKILLed under load. Grants must stay within 1.1 x the rate in every window, and the
  * instances together must grant (nearly) what one exact limiter would have.
  */
+@RunsAlone
 class LocalOutagePolicyTest {
 
     private static final Duration TICK = Duration.ofMillis(25);

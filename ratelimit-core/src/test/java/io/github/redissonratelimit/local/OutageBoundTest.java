@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import io.github.redissonratelimit.local.OutageRun.Count;
+import io.github.redissonratelimit.test.RunsAlone;
 import io.github.redissonratelimit.test.redis.RedisEndpoint;
 import io.github.redissonratelimit.test.redis.RedisSentinelProcess;
 import io.github.redissonratelimit.test.redis.RespClient;
@@ -22,6 +23,7 @@ import io.github.redissonratelimit.test.redis.RespClient;
  * the failover, by Redis's clock too (the scores of the grants callers got, seen in the limiters' windows): every
  * key at most 1.1 x its rate in any window (a user at most 5 of 5).
  */
+@RunsAlone
 class OutageBoundTest {
 
     private static final List<Duration> STALLS = List.of(Duration.ofMillis(300), Duration.ofSeconds(1),

@@ -20,6 +20,7 @@ import io.github.redissonratelimit.limiter.LimitSpec;
 import io.github.redissonratelimit.outcome.CircuitState;
 import io.github.redissonratelimit.outcome.RateLimitListener;
 import io.github.redissonratelimit.redis.RedissonRateLimitBackend;
+import io.github.redissonratelimit.test.RunsAlone;
 import io.github.redissonratelimit.test.redis.RedisServerProcess;
 
 /**
@@ -27,6 +28,7 @@ import io.github.redissonratelimit.test.redis.RedisServerProcess;
  * started, then with the host loaded to twice its cores (busy threads): decisions that miss the deadline are answered
  * late, and the circuit never opens. Prints the figures of {@code docs/operations.md}.
  */
+@RunsAlone
 class CircuitUnderLoadTest {
 
     private static final Duration WARM_UP = Duration.ofSeconds(3);

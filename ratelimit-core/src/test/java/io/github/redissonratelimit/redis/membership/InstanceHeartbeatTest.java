@@ -11,13 +11,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RedissonClient;
 
 import io.github.redissonratelimit.naming.LimiterNaming;
+import io.github.redissonratelimit.test.RunsAlone;
 import io.github.redissonratelimit.test.redis.FreshRedis;
 import io.github.redissonratelimit.test.redis.RespClient;
 
 /**
  * The instance count of the local outage policy against a real Redis: it rises at once and falls only after an
- * instance was missing for the hold, so neither a pause nor an outage makes an instance count itself alone.
+ * instance was missing for the hold, so neither a pause nor an outage makes an instance count itself alone. Alone:
+ * its heartbeats are 100 ms apart, and a busy machine delays them beyond what they live.
  */
+@RunsAlone
 class InstanceHeartbeatTest {
 
     private static final Duration INTERVAL = Duration.ofMillis(100);
