@@ -204,10 +204,6 @@ public final class RateLimitOperation {
     }
 
     /**
-     * The logical key of one call: the evaluated expression, or {@link #name()} without one.
-     * @throws RateLimitKeyException naming this limit, when the expression gives no key
-     */
-    /**
      * The key {@link #resolveKey} gives every call when it does not depend on the call (no key expression: the name;
      * a key of text alone); else null.
      */
@@ -215,6 +211,10 @@ public final class RateLimitOperation {
         return key == null ? name : key.constant();
     }
 
+    /**
+     * The logical key of one call: the evaluated expression, or {@link #name()} without one.
+     * @throws RateLimitKeyException naming this limit, when the expression gives no key
+     */
     public String resolveKey(Object target, Class<?> targetClass, Object[] args) {
         if (key == null) {
             return name;
