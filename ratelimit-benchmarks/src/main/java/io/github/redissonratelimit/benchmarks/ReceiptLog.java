@@ -55,28 +55,28 @@ final class ReceiptLog implements AutoCloseable {
      */
     void spent(String receipt, long permits, long startMicros, long endMicros, boolean servedInCall) {
         int amount = Math.toIntExact(permits);
-        long millis = receipt == null || receipt.length() < 2 ? -1 : parse(receipt);
-        if (millis < 0) {
-            add(UNPLACED, amount);
+        long number = receipt == null || receipt.length() < 2 ? -1 : parse(receipt);
+        if (number < 0) {
+            counts.add(UNPLACED, amount);
         }
         else if (receipt.charAt(0) == 'l') {
-            add(COUNTERS + bucket(millis), amount);
+            counts.add(COUNTERS + bucket(number), amount);
             if (servedInCall && amount > 0) {
-                add(SERVED_IN_CALL, amount);
-                if (startMicros / 1_000 > millis) {
-                    add(AFTER_LEASE_END, amount);
+                counts.add(SERVED_IN_CALL, amount);
+                if (startMicros / 1_000 > number) {
+                    counts.add(AFTER_LEASE_END, amount);
                 }
-                else if (endMicros / 1_000 > millis) {
-                    add(OPEN_AT_LEASE_END, amount);
+                else if (endMicros / 1_000 > number) {
+                    counts.add(OPEN_AT_LEASE_END, amount);
                 }
             }
         }
         else {
-            add(COUNTERS + buckets + bucket(millis / 1_000), amount);
+            counts.add(COUNTERS + buckets + bucket(number / 1_000), amount);
         }
     }
 
-    /** The ms a receipt names: a lease's end, or a plain grant's µs; -1 for one of another form. */
+    /** The number a receipt names: a lease's end ms, or a plain grant's µs; -1 for one of another form. */
     private static long parse(String receipt) {
         char kind = receipt.charAt(0);
         if (kind != 'l' && kind != 'r') {
@@ -91,14 +91,6 @@ final class ReceiptLog implements AutoCloseable {
             value = value * 10 + (digit - '0');
         }
         return value;
-    }
-
-    private void add(int index, int amount) {
-        counts.add(index, amount);
-    }
-
-    private int at(int index) {
-        return counts.at(index);
     }
 
     private int bucket(long millis) {
@@ -119,32 +111,32 @@ final class ReceiptLog implements AutoCloseable {
 
     /** Permits spent from leases ending in ms {@code bucket} from the origin. */
     int leaseEndingAt(int bucket) {
-        return at(COUNTERS + bucket);
+        return counts.at(COUNTERS + bucket);
     }
 
     /** Permits of plain grants Redis made in ms {@code bucket} from the origin. */
     int grantedAt(int bucket) {
-        return at(COUNTERS + buckets + bucket);
+        return counts.at(COUNTERS + buckets + bucket);
     }
 
     /** Permits no receipt places. */
     long unplaced() {
-        return at(UNPLACED);
+        return counts.at(UNPLACED);
     }
 
     /** Leased permits served during their call, which started after their lease's end ms. */
     long afterLeaseEnd() {
-        return at(AFTER_LEASE_END);
+        return counts.at(AFTER_LEASE_END);
     }
 
     /** Leased permits served during their call, which was still open after their lease's end ms. */
     long openAtLeaseEnd() {
-        return at(OPEN_AT_LEASE_END);
+        return counts.at(OPEN_AT_LEASE_END);
     }
 
     /** Leased permits served during their call (from a lease in memory). */
     long servedInCall() {
-        return at(SERVED_IN_CALL);
+        return counts.at(SERVED_IN_CALL);
     }
 
     @Override
